@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// The calendar conformance harness: a subject (Foundation), an oracle (system libicu),
+// and the engine that sweeps one against the other. See README.md, "Design".
+import PackageDescription
+
+let package = Package(
+  name: "CalendarConformance",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "conformance", targets: ["ConformanceCLI"]),
+  ],
+  targets: [
+    // Link-only: the module map names a header with no ICU includes, so no Swift module
+    // ever sees the system ICU declarations next to Foundation's.
+    .systemLibrary(
+      name: "CICU",
+      pkgConfig: "icu-i18n",
+      providers: [.apt(["libicu-dev"])]
+    ),
+    // The only code that includes <unicode/*.h>; its public header uses <stdint.h> types only.
+    .target(
+      name: "ICUShim",
+      dependencies: ["CICU"],
+      linkerSettings: [.linkedLibrary("dl")]
+    ),
+    .target(name: "PickerLogic"),
+    .target(name: "ICUOracle", dependencies: ["ICUShim"]),
+    .target(name: "Conformance", dependencies: ["PickerLogic", "ICUOracle"]),
+    // The `conformance` command. Its module gets its own name: a module `conformance` cannot
+    // import the library `Conformance` (the names differ only in case).
+    .executableTarget(name: "ConformanceCLI", dependencies: ["Conformance"],
+                      path: "Sources/conformance"),
+    .testTarget(name: "PickerLogicTests", dependencies: ["PickerLogic"]),
+    .testTarget(name: "ICUOracleTests", dependencies: ["ICUOracle"]),
+    .testTarget(name: "ConformanceTests", dependencies: ["Conformance"]),
+  ]
+)

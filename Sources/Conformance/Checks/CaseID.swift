@@ -1,0 +1,90 @@
+import ICUOracle
+
+/// The stable name of one case, built from its dimension values, so that two runs (and a
+/// later `explain`) can refer to the same case.
+///
+/// Text form: `check|locale=…|calendar=…|fw=…|zone=…|month=yyyy-MM-dd|variant=…`, with only the
+/// dimensions the check depends on, always in this order. `month` is the oracle's first local
+/// day of the month (proleptic Gregorian), so it names the same month in every calendar.
+public struct CaseID: Hashable, Sendable, CustomStringConvertible {
+  public var check: String
+  public var locale: String?
+  public var calendar: String?
+  public var firstWeekday: FirstWeekdaySetting?
+  public var zone: String?
+  public var month: LocalDay?
+  public var variant: String?
+
+  public init(check: String, locale: String? = nil, calendar: String? = nil,
+              firstWeekday: FirstWeekdaySetting? = nil, zone: String? = nil,
+              month: LocalDay? = nil, variant: String? = nil) {
+    self.check = check
+    self.locale = locale
+    self.calendar = calendar
+    self.firstWeekday = firstWeekday
+    self.zone = zone
+    self.month = month
+    self.variant = variant
+  }
+
+  /// The dimension values in id order, as (key, text) pairs.
+  public var dimensionValues: [(key: String, value: String)] {
+    var pairs: [(String, String)] = []
+    if let locale { pairs.append(("locale", locale)) }
+    if let calendar { pairs.append(("calendar", calendar)) }
+    if let firstWeekday { pairs.append(("fw", firstWeekday.description)) }
+    if let zone { pairs.append(("zone", zone)) }
+    if let month { pairs.append(("month", month.description)) }
+    if let variant { pairs.append(("variant", variant)) }
+    return pairs
+  }
+
+  public var description: String {
+    ([check] + dimensionValues.map { "\($0.key)=\($0.value)" }).joined(separator: "|")
+  }
+
+  /// Human coordinates for failure messages: `locale: fa_IR › calendar: persian › fw: 7 › …`.
+  public var coordinates: String {
+    dimensionValues.map { "\($0.key): \($0.value)" }.joined(separator: " › ")
+  }
+
+  /// Parses the text form.
+  ///
+  /// - Throws: `InputError` naming the part that is not understood.
+  public init(parsing text: String) throws(InputError) {
+    let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+    guard let check = parts.first, !check.isEmpty else {
+      throw InputError("case id '\(text)' has no check")
+    }
+    self.init(check: check)
+    var lastKey = -1
+    let order = ["locale", "calendar", "fw", "zone", "month", "variant"]
+    for part in parts.dropFirst() {
+      guard let equals = part.firstIndex(of: "=") else {
+        throw InputError("case id '\(text)': '\(part)' is not key=value")
+      }
+      let key = String(part[..<equals])
+      let value = String(part[part.index(after: equals)...])
+      guard let position = order.firstIndex(of: key), position > lastKey, !value.isEmpty else {
+        throw InputError("case id '\(text)': unexpected '\(part)'")
+      }
+      lastKey = position
+      switch key {
+      case "locale": locale = value
+      case "calendar": calendar = value
+      case "fw":
+        guard let setting = FirstWeekdaySetting(value) else {
+          throw InputError("case id '\(text)': fw=\(value) is not own or 1…7")
+        }
+        firstWeekday = setting
+      case "zone": zone = value
+      case "month":
+        guard let day = LocalDay(isoText: value) else {
+          throw InputError("case id '\(text)': month=\(value) is not yyyy-MM-dd")
+        }
+        month = day
+      default: variant = value
+      }
+    }
+  }
+}

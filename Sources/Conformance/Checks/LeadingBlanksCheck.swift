@@ -1,0 +1,75 @@
+import Foundation
+import ICUOracle
+
+/// `leading-blanks` (seed 001): the blank cells before day 1 of a month grid.
+///
+/// Expected: `(weekday of local day 1 − first weekday + 7) % 7`, with day 1 and its weekday
+/// from libicu. The locale plays no part (the first weekday is set explicitly), so the check
+/// is swept over calendar × zone × first weekday 1…7 × month.
+public struct LeadingBlanksCheck: Check {
+  public let id = "leading-blanks"
+  public let summary =
+    "blank cells before day 1 (seed 001 leadingBlanks) vs libicu's weekday of local day 1"
+  public let seeds = ["001"]
+  public let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
+  public let groupDimensions: [Dimension] = [.calendar, .zone]
+
+  public init() {}
+
+  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    guard let calendarID = id.calendar, let zone = id.zone,
+      case .fixed(let firstWeekday)? = id.firstWeekday
+    else { throw HarnessError("\(id): leading-blanks needs calendar, zone and fw 1…7") }
+    let month = try context.month(of: id)
+    let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone,
+                                               days: false)
+    let expected = (Int(month.firstWeekday) - firstWeekday + 7) % 7
+    let calendar: Calendar
+    switch context.calendars.calendar(calendarID, zone: zone, firstWeekday: firstWeekday) {
+    case .success(let value): calendar = value
+    case .failure(let unavailable): return .skipped(unavailable.reason)
+    }
+    let probe = EvaluationContext.date(geometry.probe)
+    let actual = context.subject.leadingBlanks(probe, calendar)
+    return .comparing(
+      expected: .int(expected), actual: .int(actual),
+      pattern: Self.pattern(expected: expected, actual: actual, month: month, probe: probe,
+                            calendar: calendar, context: context, zone: zone),
+      detail: Self.detail(month: month, geometry: geometry, calendar: calendar, context: context,
+                          zone: zone, firstWeekday: firstWeekday),
+      months: MonthReadings(oracle: month.reading,
+                            subject: EvaluationContext.subjectReading(probe, calendar)))
+  }
+
+  /// Tells a month the subject starts on another day from a wrong weekday arithmetic.
+  static func pattern(expected: Int, actual: Int, month: CalendarMonth, probe: Date,
+                      calendar: Calendar, context: EvaluationContext, zone: String) -> String {
+    guard let start = calendar.dateInterval(of: .month, for: probe)?.start,
+      let subjectDay = try? context.oracle.timeline(zone).localDay(
+        at: EvaluationContext.millis(start))
+    else { return "subject has no month interval" }
+    let shift = subjectDay.julianDay - month.firstDay.julianDay
+    if shift != 0 {
+      return "subject's month starts \(abs(shift)) day\(abs(shift) == 1 ? "" : "s") "
+        + (shift > 0 ? "later" : "earlier")
+    }
+    return "blank count off by \(actual - expected) with the same day 1"
+  }
+
+  static func detail(month: CalendarMonth, geometry: MonthGeometry, calendar: Calendar,
+                     context: EvaluationContext, zone: String, firstWeekday: Int) -> [String] {
+    let timeline = try? context.oracle.timeline(zone)
+    let probe = EvaluationContext.date(geometry.probe)
+    var lines = [
+      "oracle: day 1 is \(month.firstDay) (weekday \(month.firstWeekday)), month of "
+        + "\(month.length) days starting \((try? timeline?.wallText(at: geometry.firstInstant)) ?? "?")",
+      "probe instant: \((try? timeline?.wallText(at: geometry.probe)) ?? "?")",
+    ]
+    if let start = calendar.dateInterval(of: .month, for: probe)?.start {
+      lines.append(
+        "subject: month starts \((try? timeline?.wallText(at: EvaluationContext.millis(start))) ?? "?")"
+          + ", weekday \(calendar.component(.weekday, from: start)), firstWeekday \(firstWeekday)")
+    }
+    return lines
+  }
+}

@@ -1,0 +1,63 @@
+/// The result of evaluating one case: a mismatch is data here, never a thrown error.
+public struct Outcome: Sendable {
+  public enum Status: String, Sendable, CaseIterable, Comparable {
+    case passed, failed, errored, skipped
+
+    public static func < (lhs: Status, rhs: Status) -> Bool {
+      allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+  }
+
+  public var status: Status
+  /// What the oracle (libicu) says.
+  public var expected: Value
+  /// What the subject (PickerLogic through Foundation) says.
+  public var actual: Value
+  /// The shape of the difference, for grouping failures ("different first weekday"); empty
+  /// when the case passed.
+  public var pattern: String
+  /// Inputs and intermediate values a reader needs to judge the case, one fact per line.
+  public var detail: [String]
+  /// Each side's reading of the month, when the case names one.
+  public var months: MonthReadings?
+
+  public init(status: Status, expected: Value, actual: Value, pattern: String = "",
+              detail: [String] = [], months: MonthReadings? = nil) {
+    self.status = status
+    self.expected = expected
+    self.actual = actual
+    self.pattern = pattern
+    self.detail = detail
+    self.months = months
+  }
+
+  /// Passed when the values are equal, failed otherwise (with the given pattern and detail).
+  public static func comparing(expected: Value, actual: Value,
+                               pattern: @autoclosure () -> String,
+                               detail: @autoclosure () -> [String] = [],
+                               months: @autoclosure () -> MonthReadings? = nil) -> Outcome {
+    if expected == actual {
+      return Outcome(status: .passed, expected: expected, actual: actual, months: months())
+    }
+    return Outcome(status: .failed, expected: expected, actual: actual, pattern: pattern(),
+                   detail: detail(), months: months())
+  }
+
+  /// An errored case: the subject or the oracle could not produce a value.
+  public static func errored(_ message: String) -> Outcome {
+    Outcome(status: .errored, expected: .null, actual: .null, pattern: "error", detail: [message])
+  }
+
+  /// A case that cannot run here, with the reason.
+  public static func skipped(_ reason: String) -> Outcome {
+    Outcome(status: .skipped, expected: .null, actual: .null, pattern: "skipped", detail: [reason])
+  }
+}
+
+/// How each side reads the month a case is about.
+public struct MonthReadings: Sendable, Equatable {
+  /// libicu's reading, e.g. `era 0 year 5782 month 7`.
+  public var oracle: String
+  /// Foundation's reading of the same instant.
+  public var subject: String
+}

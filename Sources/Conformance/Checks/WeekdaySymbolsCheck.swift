@@ -1,0 +1,71 @@
+import Foundation
+import ICUOracle
+
+/// `weekday-symbols` (seed 001): the grid's column headers.
+///
+/// Expected: libicu's standalone narrow weekday symbols for the locale and calendar, rotated
+/// to the first weekday: the explicit setting, or the locale's own by UTS #35 (its `fw`
+/// keyword, else CLDR week data).
+public struct WeekdaySymbolsCheck: Check {
+  public let id = "weekday-symbols"
+  public let summary =
+    "column headers (seed 001 weekdaySymbols) vs libicu's standalone narrow symbols rotated to the first weekday"
+  public let seeds = ["001"]
+  public let dimensions: [Dimension] = [.locale, .calendar, .firstWeekday]
+  public let groupDimensions: [Dimension] = [.locale, .calendar]
+
+  public init() {}
+
+  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    guard let spelling = id.locale, let calendarID = id.calendar, let setting = id.firstWeekday
+    else { throw HarnessError("\(id): weekday-symbols needs locale, calendar and fw") }
+    let icuID = try context.corpus.localeCatalog.icuID(for: spelling)
+    let sundayFirst = try context.oracle.weekdaySymbols(locale: icuID, calendar: calendarID)
+    let expectedFirst: Int
+    let explicit: Int?
+    switch setting {
+    case .own:
+      expectedFirst = try context.oracle.firstDay(locale: icuID, calendar: calendarID)
+      explicit = nil
+    case .fixed(let weekday):
+      expectedFirst = weekday
+      explicit = weekday
+    }
+    let calendar: Calendar
+    switch context.calendars.calendar(calendarID, zone: "UTC", locale: spelling,
+                                      firstWeekday: explicit) {
+    case .success(let value): calendar = value
+    case .failure(let unavailable): return .skipped(unavailable.reason)
+    }
+    let expected = ICU.rotated(sundayFirst, toStartAt: expectedFirst)
+    let actual = context.subject.weekdaySymbols(calendar)
+    return .comparing(
+      expected: .strings(expected), actual: .strings(actual),
+      pattern: Self.pattern(sundayFirst: sundayFirst, expectedFirst: expectedFirst,
+                            actual: actual, calendar: calendar),
+      detail: [
+        "oracle: symbols \(sundayFirst) (Sunday first), first weekday \(expectedFirst)"
+          + (explicit == nil ? " (locale's own)" : " (set)"),
+        "subject: symbols \(calendar.veryShortStandaloneWeekdaySymbols) (Sunday first), "
+          + "firstWeekday \(calendar.firstWeekday)",
+      ])
+  }
+
+  /// Tells a different first weekday from changed symbols.
+  static func pattern(sundayFirst: [String], expectedFirst: Int, actual: [String],
+                      calendar: Calendar) -> String {
+    let subjectSymbols = calendar.veryShortStandaloneWeekdaySymbols
+    let sameFirst = calendar.firstWeekday == expectedFirst
+    let sameSymbols = subjectSymbols == sundayFirst
+    switch (sameFirst, sameSymbols) {
+    case (false, true):
+      return "different first weekday (libicu \(expectedFirst), Foundation \(calendar.firstWeekday))"
+    case (true, false):
+      return "narrow symbols changed"
+    case (false, false):
+      return "different first weekday and narrow symbols"
+    case (true, true):
+      return "rotation differs from the first weekday"
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import ICUOracle
+
+/// The validated dimensions of one run: every value here is known to libicu, and the
+/// structure the plan needs (month tables, zone transitions) has been read from it.
+public struct Corpus: Sendable {
+  /// A locale as written in the corpus or on the command line, and its ICU id.
+  public struct Locale: Sendable, Hashable {
+    /// The spelling handed to Foundation (`en-US-u-fw-mon` stays BCP 47).
+    public var spelling: String
+    /// The ICU locale id handed to libicu (`en_US@fw=mon`).
+    public var icuID: String
+    public var reason: String
+  }
+
+  /// A time zone and the offset transitions libicu gives it inside the window.
+  public struct Zone: Sendable, Hashable {
+    public var id: String
+    public var reason: String
+    /// Every transition in the window (or one per shape, see `TransitionSample`).
+    public var transitions: [ZoneTransition]
+    /// How many transitions the window holds before sampling.
+    public var transitionsInWindow: Int
+
+    /// The local days that transitions touch, with their neighbours: the days whose months
+    /// the plan sweeps in this zone.
+    public var transitionDays: Set<LocalDay> {
+      var days: Set<LocalDay> = []
+      for transition in transitions {
+        for day in transition.localDays {
+          days.formUnion([day.adding(days: -1), day, day.adding(days: 1)])
+        }
+      }
+      return days
+    }
+  }
+
+  /// Which of a zone's transitions the plan sweeps.
+  public enum TransitionSample: String, Sendable {
+    /// Every transition in the window (the nightly sweep).
+    case all
+    /// The first and the last transition of each shape (kinds, offsets, time of day): the
+    /// core corpus, which must run in seconds.
+    case shapes
+  }
+
+  public var locales: [Locale]
+  public var calendars: [String]
+  public var firstWeekdays: [FirstWeekdaySetting]
+  public var zones: [Zone]
+  /// The window in Gregorian years, inclusive (default 1970...2037).
+  public var years: ClosedRange<Int>
+  public var transitionSample: TransitionSample
+  /// Month tables by calendar identifier.
+  public var monthTables: [String: MonthTable]
+  /// libicu's locales, for the oracle's locale handling.
+  public var localeCatalog: LocaleCatalog
+
+  /// The window as local days: January 1 of the first year to December 31 of the last.
+  public var window: ClosedRange<LocalDay> {
+    LocalDay(year: years.lowerBound, month: 1, day: 1)...LocalDay(
+      year: years.upperBound, month: 12, day: 31)
+  }
+
+  /// The default window: tz data before 1970 is thin, and 2037 is where zone rules' explicit
+  /// transitions end.
+  public static let defaultYears = 1970...2037
+}

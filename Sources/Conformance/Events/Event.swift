@@ -1,0 +1,84 @@
+import Foundation
+
+/// Something observable that happened during a run. The runner returns nothing; recorders,
+/// reports and the exit code are all built from these.
+public struct Event: Sendable {
+  public enum Kind: Sendable {
+    /// The plan is made and the sweep begins.
+    case runStarted(RunInfo)
+    /// One case was evaluated.
+    case caseEnded(CaseResult)
+    /// All cases of one step were evaluated.
+    case stepEnded(StepResult)
+    /// Every step has ended.
+    case runEnded(elapsed: Double)
+  }
+
+  public var kind: Kind
+  public var instant: Date
+
+  public init(_ kind: Kind, instant: Date = Date()) {
+    self.kind = kind
+    self.instant = instant
+  }
+}
+
+/// Receives every event of a run, in plan order, one at a time.
+public typealias EventHandler = @Sendable (Event) -> Void
+
+/// One evaluated case.
+public struct CaseResult: Sendable {
+  public var id: CaseID
+  public var outcome: Outcome
+}
+
+/// The totals of one step (one JUnit testcase).
+public struct StepResult: Sendable {
+  public var check: String
+  public var name: String
+  public var counts: StatusCounts
+  /// Seconds spent evaluating the step.
+  public var duration: Double
+}
+
+/// Cases per status.
+public struct StatusCounts: Sendable, Equatable {
+  public var passed = 0
+  public var failed = 0
+  public var errored = 0
+  public var skipped = 0
+
+  public init() {}
+
+  public var total: Int { passed + failed + errored + skipped }
+
+  public mutating func add(_ status: Outcome.Status) {
+    switch status {
+    case .passed: passed += 1
+    case .failed: failed += 1
+    case .errored: errored += 1
+    case .skipped: skipped += 1
+    }
+  }
+
+  public mutating func add(_ other: StatusCounts) {
+    passed += other.passed
+    failed += other.failed
+    errored += other.errored
+    skipped += other.skipped
+  }
+}
+
+/// What a run is about: recorded at its start and written into every report.
+public struct RunInfo: Sendable {
+  /// The command line as given, for the report header.
+  public var arguments: [String]
+  /// The resolved options, as (name, value) pairs in a stable order.
+  public var options: [(String, String)]
+  public var versions: RunVersions
+  public var coverage: [PlanCoverage]
+  public var transitionsByKind: [String: Int]
+  public var checks: [(id: String, summary: String)]
+  public var started: Date
+  public var subject: String
+}

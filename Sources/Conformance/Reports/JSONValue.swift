@@ -1,0 +1,86 @@
+import Foundation
+
+/// A JSON document with ordered keys, written by hand so reports are stable byte for byte.
+public indirect enum JSONValue: Sendable, Equatable {
+  case object([(String, JSONValue)])
+  case array([JSONValue])
+  case string(String)
+  case int(Int)
+  case double(Double)
+  case bool(Bool)
+  case null
+
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    lhs.rendered(indent: nil) == rhs.rendered(indent: nil)
+  }
+
+  /// The JSON text; with `indent`, objects and arrays nest one per line down to `depth`.
+  public func rendered(indent: Int? = 2, depth: Int = 3) -> String {
+    var output = ""
+    write(into: &output, indent: indent, level: 0, depth: depth)
+    return output
+  }
+
+  private func write(into output: inout String, indent: Int?, level: Int, depth: Int) {
+    let pretty = indent != nil && level < depth
+    let pad = pretty ? "\n" + String(repeating: " ", count: (indent ?? 0) * (level + 1)) : ""
+    let close = pretty ? "\n" + String(repeating: " ", count: (indent ?? 0) * level) : ""
+    switch self {
+    case .object(let members):
+      if members.isEmpty { output += "{}"; return }
+      output += "{"
+      for (index, (key, value)) in members.enumerated() {
+        if index > 0 { output += "," }
+        output += pad
+        Self.writeString(key, into: &output)
+        output += pretty ? ": " : ":"
+        value.write(into: &output, indent: indent, level: level + 1, depth: depth)
+      }
+      output += close + "}"
+    case .array(let values):
+      if values.isEmpty { output += "[]"; return }
+      output += "["
+      for (index, value) in values.enumerated() {
+        if index > 0 { output += "," }
+        output += pad
+        value.write(into: &output, indent: indent, level: level + 1, depth: depth)
+      }
+      output += close + "]"
+    case .string(let text): Self.writeString(text, into: &output)
+    case .int(let value): output += String(value)
+    case .double(let value):
+      output += value.isFinite ? String(format: "%.3f", value) : "null"
+    case .bool(let value): output += value ? "true" : "false"
+    case .null: output += "null"
+    }
+  }
+
+  static func writeString(_ text: String, into output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+        output += String(format: "\\u%04x", scalar.value)
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    output += "\""
+  }
+}
+
+extension Value {
+  var json: JSONValue {
+    switch self {
+    case .int(let value): .int(value)
+    case .bool(let value): .bool(value)
+    case .string(let value): .string(value)
+    case .list(let values): .array(values.map(\.json))
+    case .null: .null
+    }
+  }
+}

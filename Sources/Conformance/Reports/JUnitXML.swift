@@ -1,0 +1,103 @@
+import Foundation
+
+/// `junit.xml`: one testsuite per check, one testcase per step (e.g. calendar × zone), so the
+/// file stays reviewable; validates against both schemas in `shared/junit/`.
+public enum JUnitXML {
+  /// How many failing cases a testcase's body lists before it says how many more there are.
+  static let casesPerBody = 5
+
+  public static func document(_ tally: RunTally) -> String {
+    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    let totals = (tally.info?.checks ?? []).map { tally.testcaseCounts(check: $0.id) }
+    let sum = totals.reduce((0, 0, 0)) { ($0.0 + $1.tests, $0.1 + $1.failures, $0.2 + $1.errors) }
+    xml += "<testsuites name=\"conformance\" tests=\"\(sum.0)\" failures=\"\(sum.1)\" "
+      + "errors=\"\(sum.2)\" time=\"\(time(tally.elapsed))\">\n"
+    let stepsByCheck = Dictionary(grouping: tally.steps, by: \.check)
+    for (index, check) in (tally.info?.checks ?? []).enumerated() {
+      let counts = totals[index]
+      let steps = stepsByCheck[check.id] ?? []
+      let duration = steps.reduce(0) { $0 + $1.duration }
+      xml += "  <testsuite name=\"\(escape(check.id))\" tests=\"\(counts.tests)\" "
+        + "failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" "
+        + "skipped=\"\(counts.skipped)\" time=\"\(time(duration))\">\n"
+      xml += "    <properties>\n"
+      xml += property("summary", check.summary)
+      if let versions = tally.info?.versions {
+        xml += property("oracle", "libicu \(versions.oracle.icu) CLDR \(versions.oracle.cldr) tz \(versions.oracle.tz)")
+        xml += property("subject", versions.summary)
+      }
+      xml += "    </properties>\n"
+      for step in steps {
+        xml += testcase(step, check: check.id, tally: tally)
+      }
+      xml += "  </testsuite>\n"
+    }
+    xml += "</testsuites>\n"
+    return xml
+  }
+
+  static func property(_ name: String, _ value: String) -> String {
+    "      <property name=\"\(escape(name))\" value=\"\(escape(value))\"/>\n"
+  }
+
+  static func testcase(_ step: RunTally.Step, check: String, tally: RunTally) -> String {
+    var xml = "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(step.name))\" "
+      + "time=\"\(time(step.duration))\""
+    let verdict = StepVerdict(step.counts)
+    if verdict == .passed { return xml + "/>\n" }
+    xml += ">\n"
+    let problems = step.problemIndices.map { tally.problems[$0] }
+    switch verdict {
+    case .error, .failure:
+      let element = verdict == .error ? "error" : "failure"
+      let wanted: Outcome.Status = verdict == .error ? .errored : .failed
+      let relevant = problems.filter { $0.outcome.status == wanted }
+      let first = relevant.first?.outcome.pattern ?? ""
+      let message = "\(relevant.count) of \(step.counts.total) cases \(wanted.rawValue): \(first)"
+      xml += "      <\(element) message=\"\(escape(message))\" type=\"\(escape(wanted == .errored ? "error" : "mismatch"))\">"
+      var body = ""
+      for result in relevant.prefix(casesPerBody) {
+        body += "\(result.id.coordinates)\n"
+        body += "  expected: \(result.outcome.expected)\n  actual:   \(result.outcome.actual)\n"
+        for line in result.outcome.detail { body += "  \(line)\n" }
+        body += "  \(ExplainCommand.text(for: result.id))\n"
+      }
+      if relevant.count > casesPerBody {
+        body += "… and \(relevant.count - casesPerBody) more in results.json\n"
+      }
+      xml += escape(body, attribute: false) + "</\(element)>\n"
+    case .skipped:
+      xml += "      <skipped>\(escape(step.skipReason ?? "skipped", attribute: false))</skipped>\n"
+    case .passed:
+      break
+    }
+    return xml + "    </testcase>\n"
+  }
+
+  static func time(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
+
+  /// Escapes text for XML content and attribute values, and replaces the C0 control
+  /// characters XML 1.0 forbids with U+FFFD. In attributes, tab, newline and carriage return
+  /// become character references so that attribute normalisation keeps them.
+  public static func escape(_ text: String, attribute: Bool = true) -> String {
+    var output = ""
+    output.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": output += "&amp;"
+      case "<": output += "&lt;"
+      case ">": output += "&gt;"
+      case "\"": output += "&quot;"
+      case "'": output += "&apos;"
+      case "\t" where attribute: output += "&#9;"
+      case "\n" where attribute: output += "&#10;"
+      case "\r": output += "&#13;"
+      case "\t", "\n": output.unicodeScalars.append(scalar)
+      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+        output += "\u{FFFD}"
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    return output
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// `results.json`: the machine-readable report, compared between runs (`--baseline`).
+public enum ResultsJSON {
+  /// Bumped whenever a reader of an older file would misread this one.
+  public static let schema = "conformance-results/1"
+
+  /// The whole document for a finished run.
+  public static func document(_ tally: RunTally, recordedCases: String?) -> JSONValue {
+    guard let info = tally.info else { return .object([("schema", .string(schema))]) }
+    let checks: [JSONValue] = info.checks.map { check in
+      let counts = tally.checkCounts[check.id] ?? StatusCounts()
+      let testcases = tally.testcaseCounts(check: check.id)
+      return .object([
+        ("id", .string(check.id)), ("summary", .string(check.summary)),
+        ("cases", .int(counts.total)), ("passed", .int(counts.passed)),
+        ("failed", .int(counts.failed)), ("errored", .int(counts.errored)),
+        ("skipped", .int(counts.skipped)),
+        ("testcases", .object([
+          ("tests", .int(testcases.tests)), ("failures", .int(testcases.failures)),
+          ("errors", .int(testcases.errors)), ("skipped", .int(testcases.skipped)),
+        ])),
+      ])
+    }
+    return .object([
+      ("schema", .string(schema)),
+      ("run", .object([
+        ("started", .string(ISO8601DateFormatter().string(from: info.started))),
+        ("elapsedSeconds", .double(tally.elapsed)),
+        ("arguments", .array(info.arguments.map(JSONValue.string))),
+        ("options", .object(info.options.map { ($0.0, .string($0.1)) })),
+        ("subject", .string(info.subject)),
+      ])),
+      ("versions", versions(info.versions)),
+      ("summary", counts(tally.totals)),
+      ("checks", .array(checks)),
+      ("coverage", .object([
+        ("checks", .array(info.coverage.map(coverage))),
+        ("transitionsByKind", .object(info.transitionsByKind.sorted { $0.key < $1.key }
+          .map { ($0.key, .int($0.value)) })),
+      ])),
+      ("skipReasons", .object(tally.skipReasons.sorted { $0.key < $1.key }
+        .map { ($0.key, .int($0.value)) })),
+      ("recordedCases", recordedCases.map(JSONValue.string) ?? .null),
+      ("failures", .array(tally.problems.map(caseJSON))),
+    ])
+  }
+
+  static func counts(_ counts: StatusCounts) -> JSONValue {
+    .object([
+      ("cases", .int(counts.total)), ("passed", .int(counts.passed)),
+      ("failed", .int(counts.failed)), ("errored", .int(counts.errored)),
+      ("skipped", .int(counts.skipped)),
+    ])
+  }
+
+  static func versions(_ versions: RunVersions) -> JSONValue {
+    .object([
+      ("swift", .string(versions.swift)),
+      ("subject", .object([
+        ("implementation", .string("Foundation (pure-Swift gregorian/iso8601, bundled ICU otherwise)")),
+        ("icu", versions.subjectICU.map { .string($0.icu) } ?? .null),
+        ("cldr", versions.subjectICU.map { .string($0.cldr) } ?? .null),
+        ("tzICU", versions.subjectICU.map { .string($0.tz) } ?? .null),
+        ("tz", .string(versions.subjectTimeZoneData)),
+        ("icuProblem", versions.subjectICUProblem.map(JSONValue.string) ?? .null),
+      ])),
+      ("oracle", .object([
+        ("implementation", .string("system libicu")),
+        ("icu", .string(versions.oracle.icu)), ("cldr", .string(versions.oracle.cldr)),
+        ("tz", .string(versions.oracle.tz)),
+      ])),
+    ])
+  }
+
+  static func coverage(_ coverage: PlanCoverage) -> JSONValue {
+    .object([
+      ("check", .string(coverage.check)), ("cases", .int(coverage.cases)),
+      ("steps", .int(coverage.steps)), ("locales", .int(coverage.locales)),
+      ("calendars", .int(coverage.calendars)), ("firstWeekdays", .int(coverage.firstWeekdays)),
+      ("zones", .int(coverage.zones)), ("zoneMonths", .int(coverage.zoneMonths)),
+      ("crossProduct", .int(coverage.crossProduct)),
+    ])
+  }
+
+  /// One case, as in `failures` and in `cases.jsonl`.
+  public static func caseJSON(_ result: CaseResult) -> JSONValue {
+    let outcome = result.outcome
+    var members: [(String, JSONValue)] = [
+      ("id", .string(result.id.description)),
+      ("check", .string(result.id.check)),
+      ("dimensions", .object(result.id.dimensionValues.map { ($0.key, .string($0.value)) })),
+      ("status", .string(outcome.status.rawValue)),
+      ("expected", outcome.expected.json),
+      ("actual", outcome.actual.json),
+    ]
+    if let months = outcome.months {
+      members.append(("months", .object([
+        ("oracle", .string(months.oracle)), ("subject", .string(months.subject)),
+      ])))
+    }
+    if outcome.status != .passed {
+      members.append(("pattern", .string(outcome.pattern)))
+      members.append(("detail", .array(outcome.detail.map(JSONValue.string))))
+      members.append(("explain", .string(ExplainCommand.text(for: result.id))))
+    }
+    return .object(members)
+  }
+}
+
+/// The command that re-runs one case and prints its inputs and both sides' values.
+public enum ExplainCommand {
+  public static func text(for id: CaseID) -> String {
+    "swift run conformance explain '\(id.description.replacingOccurrences(of: "'", with: "'\\''"))'"
+  }
+}

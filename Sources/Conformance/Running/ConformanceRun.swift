@@ -1,0 +1,115 @@
+import Foundation
+import ICUOracle
+
+/// One whole run: validate, plan, sweep, write the reports, decide the exit status.
+public enum ConformanceRun {
+  /// What a finished run tells its caller.
+  public struct Result: Sendable {
+    public var status: ExitStatus
+    /// Lines for stdout: totals, the most common failure patterns, where reports went.
+    public var summary: [String]
+    /// Why the status is not clean, for stderr.
+    public var reason: String?
+  }
+
+  /// Runs the sweep `options` describe against `subject`.
+  ///
+  /// - Throws: `InputError` (exit 2) before any work when an input is bad;
+  ///   `HarnessError` (exit 3) when the harness fails. A failing case is not an error.
+  public static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws -> Result {
+    let checks = try selectChecks(options.checks)
+    let directory = try ReportDirectory(validating: options.out)
+    let corpus = try Corpus.load(options.request)
+    let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard)
+    guard plan.caseCount > 0 else {
+      throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
+        + "--time-zones values together)")
+    }
+    let versions = try RunVersions.current()
+    let staging = try directory.makeStaging()
+    do {
+      let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
+                            versions: versions, staging: staging)
+      try write(tally, into: staging, recordedCases: options.record == .all ? "cases.jsonl" : nil)
+      try directory.commit(staging)
+      return summarize(tally, directory: directory)
+    } catch {
+      directory.discard(staging)
+      throw error
+    }
+  }
+
+  static func selectChecks(_ ids: [String]) throws(InputError) -> [any Check] {
+    guard !ids.isEmpty else { return CheckCatalog.all }
+    for id in ids where CheckCatalog.check(id) == nil {
+      throw InputError("unknown check '\(id)' (known: "
+        + CheckCatalog.all.map(\.id).joined(separator: ", ") + ")")
+    }
+    return CheckCatalog.all.filter { ids.contains($0.id) }
+  }
+
+  static func sweep(plan: Plan, corpus: Corpus, subject: Subject, options: RunOptions,
+                    versions: RunVersions, staging: URL) throws -> RunTally {
+    let tally = RunTally()
+    let console = ConsoleRecorder(totalCases: plan.caseCount)
+    let cases = options.record == .all
+      ? try CasesJSONLRecorder(url: staging.appendingPathComponent("cases.jsonl")) : nil
+    let handler: EventHandler = { event in
+      tally.record(event)
+      console.record(event)
+      cases?.record(event)
+    }
+    var kinds: [String: Int] = [:]
+    for zone in corpus.zones {
+      for transition in zone.transitions {
+        for kind in transition.kinds { kinds[kind.rawValue, default: 0] += 1 }
+      }
+    }
+    let started = Date()
+    handler(Event(.runStarted(RunInfo(
+      arguments: options.arguments, options: options.reported, versions: versions,
+      coverage: plan.coverage, transitionsByKind: kinds,
+      checks: plan.checks.map { ($0.id, $0.summary) }, started: started,
+      subject: subject.name))))
+    let clock = ContinuousClock.now
+    Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs).run(handler)
+    let elapsed = ContinuousClock.now - clock
+    handler(Event(.runEnded(elapsed: Double(elapsed.components.seconds)
+      + Double(elapsed.components.attoseconds) / 1e18)))
+    return tally
+  }
+
+  static func write(_ tally: RunTally, into staging: URL, recordedCases: String?) throws {
+    try ReportFile.write(
+      ResultsJSON.document(tally, recordedCases: recordedCases).rendered() + "\n",
+      to: staging.appendingPathComponent("results.json"))
+    try ReportFile.write(JUnitXML.document(tally), to: staging.appendingPathComponent("junit.xml"))
+    try ReportFile.write(HTMLReport.document(tally),
+                         to: staging.appendingPathComponent("index.html"))
+  }
+
+  static func summarize(_ tally: RunTally, directory: ReportDirectory) -> Result {
+    let totals = tally.totals
+    var lines = [
+      "\(totals.total) cases in \(String(format: "%.1f", tally.elapsed)) s: \(totals.passed) passed, "
+        + "\(totals.failed) failed, \(totals.errored) errored, \(totals.skipped) skipped",
+    ]
+    if let versions = tally.info?.versions { lines.append(versions.summary) }
+    let clusters = FailureCluster.make(tally.problems)
+    if !clusters.isEmpty {
+      lines.append("Most common failure patterns:")
+      for cluster in clusters.prefix(8) {
+        lines.append("  \(cluster.cases.count) × \(cluster.check): \(cluster.pattern)")
+      }
+    }
+    for file in ["results.json", "junit.xml", "index.html"] {
+      lines.append("wrote \(directory.url.appendingPathComponent(file).path)")
+    }
+    let unexpected = totals.failed + totals.errored
+    return Result(
+      status: unexpected > 0 ? .unexpected : .clean, summary: lines,
+      reason: unexpected > 0
+        ? "exit 1: \(totals.failed) failed and \(totals.errored) errored cases (no baseline or waivers yet: every one counts as unexpected)"
+        : nil)
+  }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import ICUOracle
+
+/// `conformance explain <case-id>`: re-runs one case and prints its inputs and values.
+public enum Explanation {
+  /// Evaluates the case named by `text` and describes it.
+  ///
+  /// - Throws: `InputError` when the id is malformed or names something libicu does not know.
+  public static func run(_ text: String, corporaDirectory: URL, subject: Subject = .pickerLogic)
+    throws -> (status: ExitStatus, lines: [String])
+  {
+    let id = try CaseID(parsing: text)
+    guard let check = CheckCatalog.check(id.check) else {
+      throw InputError("unknown check '\(id.check)' in case id '\(text)'")
+    }
+    let missing = check.dimensions.filter { dimension in
+      switch dimension {
+      case .locale: id.locale == nil
+      case .calendar: id.calendar == nil
+      case .firstWeekday: id.firstWeekday == nil
+      case .zone: id.zone == nil
+      case .month: id.month == nil
+      case .variant: id.variant == nil
+      }
+    }
+    guard missing.isEmpty else {
+      throw InputError("case id '\(text)' lacks \(missing.map(\.rawValue).joined(separator: ", "))")
+    }
+    var request = CorpusRequest(corporaDirectory: corporaDirectory)
+    request.locales = id.locale.map { .list([$0]) } ?? .list(["en_US"])
+    request.calendars = id.calendar.map { .list([$0]) } ?? .list(["gregorian"])
+    request.zones = id.zone.map { .list([$0]) } ?? .list(["UTC"])
+    if let year = id.month?.gregorian.year {
+      request.years = max(year - 1, CorpusRequest.supportedYears.lowerBound)...min(
+        year + 1, CorpusRequest.supportedYears.upperBound)
+    }
+    let corpus = try Corpus.load(request)
+    let context = EvaluationContext(corpus: corpus, subject: subject)
+    let outcome = Runner.evaluate(id, check: check, context: context)
+    let versions = try RunVersions.current()
+    var lines = [
+      "case:     \(id)",
+      "check:    \(check.id): \(check.summary)",
+      "inputs:   \(id.coordinates)",
+    ]
+    if let spelling = id.locale {
+      lines.append("locale:   \(spelling) (libicu id \(try Corpus.harness { try corpus.localeCatalog.icuID(for: spelling) }))")
+    }
+    lines += [
+      "status:   \(outcome.status.rawValue)\(outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")",
+      "expected: \(CodePoints.annotate(outcome.expected.description))   [libicu]",
+      "actual:   \(CodePoints.annotate(outcome.actual.description))   [Foundation]",
+    ]
+    if let months = outcome.months {
+      lines.append("month:    libicu reads \(months.oracle); Foundation reads \(months.subject)")
+    }
+    lines += outcome.detail.map { "  \(CodePoints.annotate($0))" }
+    lines.append(versions.summary)
+    return (outcome.status == .passed || outcome.status == .skipped ? .clean : .unexpected, lines)
+  }
+}

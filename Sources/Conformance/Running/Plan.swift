@@ -1,0 +1,156 @@
+import ICUOracle
+
+/// What a run will evaluate: for each check, steps over only the dimensions it depends on.
+///
+/// Planning produces data and does not call the subject. A step is one group of cases (one
+/// JUnit testcase, one unit of work for a worker); its cases are expanded when it runs, so a
+/// plan for millions of cases stays small.
+public struct Plan: Sendable {
+  /// One group of cases of one check: the group's fixed dimensions and the values of the
+  /// dimensions that vary inside it.
+  public struct Step: Sendable {
+    /// Index into `Plan.checks`.
+    public var checkIndex: Int
+    /// The fixed dimensions (the rest are `nil`).
+    public var group: CaseID
+    /// Values of the dimensions that vary inside the step; empty when not a dimension.
+    public var firstWeekdays: [FirstWeekdaySetting] = []
+    public var months: [LocalDay] = []
+    public var variants: [String] = []
+
+    /// How many cases the step expands to.
+    public var caseCount: Int {
+      max(firstWeekdays.count, 1) * max(months.count, 1) * max(variants.count, 1)
+    }
+
+    /// The step's cases, months outermost, so consecutive cases share a month's geometry.
+    public func cases() -> [CaseID] {
+      var result: [CaseID] = []
+      result.reserveCapacity(caseCount)
+      let months: [LocalDay?] = self.months.isEmpty ? [nil] : self.months
+      let weekdays: [FirstWeekdaySetting?] = firstWeekdays.isEmpty ? [nil] : firstWeekdays
+      let variants: [String?] = self.variants.isEmpty ? [nil] : self.variants
+      for month in months {
+        for weekday in weekdays {
+          for variant in variants {
+            var id = group
+            if let month { id.month = month }
+            if let weekday { id.firstWeekday = weekday }
+            if let variant { id.variant = variant }
+            result.append(id)
+          }
+        }
+      }
+      return result
+    }
+
+    /// The testcase name of the step: its fixed dimension values.
+    public var name: String {
+      group.dimensionValues.map(\.value).joined(separator: " · ")
+    }
+  }
+
+  public var checks: [any Check]
+  public var steps: [Step]
+  public var coverage: [PlanCoverage]
+
+  public var caseCount: Int { steps.reduce(0) { $0 + $1.caseCount } }
+}
+
+extension Plan {
+  /// Plans `checks` over `corpus`; with `shard` (k of n, 1-based), keeps every n-th step.
+  public static func make(corpus: Corpus, checks: [any Check],
+                          shard: (index: Int, count: Int)? = nil) -> Plan {
+    var months = MonthSelection(corpus: corpus)
+    var steps: [Step] = []
+    var coverage: [PlanCoverage] = []
+    for (checkIndex, check) in checks.enumerated() {
+      let groups = Self.groups(check: check, corpus: corpus)
+      var checkSteps: [Step] = []
+      for group in groups {
+        var step = Step(checkIndex: checkIndex, group: group)
+        let weekdaysVary =
+          check.dimensions.contains(.firstWeekday) && !check.groupDimensions.contains(.firstWeekday)
+        if weekdaysVary {
+          // Without a locale there is no "own" first weekday to take.
+          step.firstWeekdays = check.dimensions.contains(.locale)
+            ? corpus.firstWeekdays : corpus.firstWeekdays.filter { $0 != .own }
+        }
+        if check.dimensions.contains(.month), let calendar = group.calendar,
+          let zone = group.zone
+        {
+          step.months = months.months(calendar: calendar, zone: zone, coverage: check.monthCoverage)
+        }
+        if check.dimensions.contains(.variant) { step.variants = check.variants }
+        let empty = (weekdaysVary && step.firstWeekdays.isEmpty)
+          || (check.dimensions.contains(.month) && step.months.isEmpty)
+        if !empty { checkSteps.append(step) }
+      }
+      coverage.append(PlanCoverage(check: check, steps: checkSteps, corpus: corpus))
+      steps += checkSteps
+    }
+    if let shard {
+      steps = steps.enumerated().filter { $0.offset % shard.count == shard.index - 1 }
+        .map(\.element)
+    }
+    return Plan(checks: checks, steps: steps, coverage: coverage)
+  }
+
+  /// Every combination of the check's group dimensions, in corpus order.
+  static func groups(check: any Check, corpus: Corpus) -> [CaseID] {
+    var groups = [CaseID(check: check.id)]
+    for dimension in check.groupDimensions {
+      let values: [(inout CaseID) -> Void]
+      switch dimension {
+      case .locale: values = corpus.locales.map { locale in { $0.locale = locale.spelling } }
+      case .calendar: values = corpus.calendars.map { calendar in { $0.calendar = calendar } }
+      case .zone: values = corpus.zones.map { zone in { $0.zone = zone.id } }
+      case .firstWeekday:
+        values = corpus.firstWeekdays.map { setting in { $0.firstWeekday = setting } }
+      case .month, .variant:
+        values = []
+      }
+      groups = groups.flatMap { group in
+        values.map { apply in
+          var id = group
+          apply(&id)
+          return id
+        }
+      }
+    }
+    return groups
+  }
+}
+
+/// Chooses the months a check sweeps in one calendar and zone (see `MonthCoverage`).
+struct MonthSelection {
+  let corpus: Corpus
+  private var transitionDays: [String: Set<LocalDay>] = [:]
+  private var cache: [String: [LocalDay]] = [:]
+
+  init(corpus: Corpus) {
+    self.corpus = corpus
+    for zone in corpus.zones { transitionDays[zone.id] = zone.transitionDays }
+  }
+
+  mutating func months(calendar: String, zone: String, coverage: MonthCoverage) -> [LocalDay] {
+    let key = "\(calendar)|\(zone)|\(coverage.rawValue)"
+    if let cached = cache[key] { return cached }
+    guard let table = corpus.monthTables[calendar] else { return [] }
+    let window = corpus.window
+    let days = transitionDays[zone] ?? []
+    var chosen: [LocalDay]
+    if !days.isEmpty {
+      let indices = Set(days.filter(window.contains).compactMap(table.index(containing:)))
+      chosen = indices.sorted().map { table.months[$0].firstDay }
+    } else if coverage == .every {
+      chosen = table.months.map(\.firstDay)
+    } else {
+      let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
+      chosen = Set(januaries.compactMap(table.index(containing:))).sorted()
+        .map { table.months[$0].firstDay }
+    }
+    cache[key] = chosen
+    return chosen
+  }
+}

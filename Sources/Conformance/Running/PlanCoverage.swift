@@ -1,0 +1,46 @@
+/// What one check's part of a plan covers, stated next to the full cross product so a reader
+/// sees what planning saved.
+public struct PlanCoverage: Sendable {
+  public var check: String
+  public var cases: Int
+  public var steps: Int
+  public var locales: Int
+  public var calendars: Int
+  public var firstWeekdays: Int
+  public var zones: Int
+  /// Distinct (calendar, zone, month) combinations swept.
+  public var zoneMonths: Int
+  /// The case count had every dimension been crossed with every other (every month in every
+  /// zone).
+  public var crossProduct: Int
+
+  init(check: any Check, steps: [Plan.Step], corpus: Corpus) {
+    self.check = check.id
+    self.cases = steps.reduce(0) { $0 + $1.caseCount }
+    self.steps = steps.count
+    self.locales = Set(steps.compactMap(\.group.locale)).count
+    self.calendars = Set(steps.compactMap(\.group.calendar)).count
+    self.zones = Set(steps.compactMap(\.group.zone)).count
+    self.firstWeekdays = Set(steps.flatMap(\.firstWeekdays) + steps.compactMap(\.group.firstWeekday))
+      .count
+    self.zoneMonths = steps.filter { $0.group.zone != nil }.reduce(0) { $0 + $1.months.count }
+    var product = 1
+    for dimension in check.dimensions {
+      switch dimension {
+      case .locale: product *= corpus.locales.count
+      case .calendar: product *= 1
+      case .firstWeekday:
+        product *= check.dimensions.contains(.locale)
+          ? corpus.firstWeekdays.count : corpus.firstWeekdays.filter { $0 != .own }.count
+      case .zone: product *= corpus.zones.count
+      case .month: product *= 1
+      case .variant: product *= max(check.variants.count, 1)
+      }
+    }
+    // Months differ in number between calendars: sum the window's months over calendars.
+    let calendarFactor = check.dimensions.contains(.month)
+      ? corpus.calendars.reduce(0) { $0 + (corpus.monthTables[$1]?.months.count ?? 0) }
+      : (check.dimensions.contains(.calendar) ? corpus.calendars.count : 1)
+    self.crossProduct = product * calendarFactor
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Everything one `conformance` run was asked to do, after parsing.
+public struct RunOptions: Sendable {
+  /// Which cases get a line of their own in the reports.
+  public enum Record: String, Sendable {
+    /// Failing and errored cases in results.json (the default).
+    case failures
+    /// Also every case, streamed to cases.jsonl.
+    case all
+  }
+
+  public var request: CorpusRequest
+  /// Check ids, in catalog order; empty means all.
+  public var checks: [String] = []
+  public var out: URL
+  public var record: Record = .failures
+  public var jobs: Int = ProcessInfoCores.count
+  /// Shard k of n (1-based).
+  public var shard: (index: Int, count: Int)?
+  /// The command line as given, for reports.
+  public var arguments: [String] = []
+
+  public init(request: CorpusRequest, out: URL) {
+    self.request = request
+    self.out = out
+  }
+
+  /// The options as (name, value) pairs for reports, in a stable order.
+  var reported: [(String, String)] {
+    func selection(_ value: CorpusRequest.Selection) -> String {
+      switch value {
+      case .core: "core"
+      case .all: "all"
+      case .list(let values): values.joined(separator: ",")
+      case .file(let path): "@" + path
+      }
+    }
+    return [
+      ("locales", selection(request.locales)),
+      ("calendars", selection(request.calendars)),
+      ("first-weekdays", request.firstWeekdays.map(\.description).joined(separator: ",")),
+      ("time-zones", selection(request.zones)),
+      ("years", "\(request.years.lowerBound)...\(request.years.upperBound)"),
+      ("transitions", request.transitionSample?.rawValue ?? (request.zones == .core ? "shapes" : "all")),
+      ("checks", checks.isEmpty ? "all" : checks.joined(separator: ",")),
+      ("record", record.rawValue),
+      ("jobs", String(jobs)),
+      ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
+      ("out", out.path),
+    ]
+  }
+}
+
+/// The process's exit status, from the run's events (never from a recorder).
+public enum ExitStatus: Int32, Sendable {
+  /// No unexpected result.
+  case clean = 0
+  /// Unexpected results: failed or errored cases.
+  case unexpected = 1
+  /// Bad input or usage; nothing was run or written.
+  case badInput = 2
+  /// The harness itself failed.
+  case harnessFailure = 3
+}

@@ -1,0 +1,54 @@
+import Foundation
+import ICUOracle
+
+/// Both sides' versions, stated in every report: the two ICUs differ in data (CLDR, tz) as
+/// well as in code, and a reader needs to know which pair was compared.
+public struct RunVersions: Sendable {
+  /// The Swift compiler that built the harness (and so the Foundation it runs on).
+  public var swift: String
+  /// The oracle: the system libicu.
+  public var oracle: ICUVersions
+  /// The ICU bundled with Foundation, read through its `swift_` symbols, when exposed.
+  public var subjectICU: ICUVersions?
+  /// Why `subjectICU` is missing.
+  public var subjectICUProblem: String?
+  /// Foundation's own answer for its tz data version (`TimeZone.timeZoneDataVersion`).
+  public var subjectTimeZoneData: String
+
+  /// Reads the versions of this process's libicu and Foundation.
+  public static func current() throws -> RunVersions {
+    let oracle = try Corpus.harness { try ICUBackend.system.versions() }
+    let subjectICU = try ICUBackend.foundation.map { backend in
+      try Corpus.harness { try backend.versions() }
+    }
+    return RunVersions(
+      swift: swiftVersion, oracle: oracle, subjectICU: subjectICU,
+      subjectICUProblem: ICUBackend.foundationProblem,
+      subjectTimeZoneData: TimeZone.timeZoneDataVersion)
+  }
+
+  /// The language version this file was compiled with, to the minor version.
+  static var swiftVersion: String {
+    #if swift(>=7.0)
+      "7.0 or later"
+    #elseif swift(>=6.4)
+      "6.4"
+    #elseif swift(>=6.3)
+      "6.3"
+    #elseif swift(>=6.2)
+      "6.2"
+    #elseif swift(>=6.1)
+      "6.1"
+    #else
+      "6.0"
+    #endif
+  }
+
+  /// One line for consoles: `subject Foundation (ICU 76.1, CLDR 46.0, tz 2025b) vs …`.
+  public var summary: String {
+    let subject = subjectICU.map { "ICU \($0.icu), CLDR \($0.cldr), tz \(subjectTimeZoneData)" }
+      ?? "tz \(subjectTimeZoneData); its ICU is not visible: \(subjectICUProblem ?? "?")"
+    return "subject: Foundation on Swift \(swift) (\(subject)); oracle: libicu \(oracle.icu) "
+      + "(CLDR \(oracle.cldr), tz \(oracle.tz))"
+  }
+}

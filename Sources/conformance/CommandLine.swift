@@ -1,0 +1,154 @@
+import Conformance
+import Foundation
+
+/// What the command line asks for.
+enum Command {
+  case run(RunOptions)
+  case explain(caseID: String, corpora: URL)
+  case help
+  case version
+}
+
+/// A hand-written parser following swift-argument-parser's conventions: kebab-case options,
+/// `--opt value` and `--opt=value`, `--` ends options, validation across options after parsing.
+struct CommandLineParser {
+  var arguments: [String]
+  var defaultCorpora: URL
+
+  func parse() throws(InputError) -> Command {
+    var remaining = arguments[...]
+    if remaining.first == "explain" {
+      remaining = remaining.dropFirst()
+      var corpora = defaultCorpora
+      var caseID: String?
+      var optionsEnded = false
+      while let argument = remaining.popFirst() {
+        if !optionsEnded, argument == "--" { optionsEnded = true; continue }
+        if !optionsEnded, argument == "-h" || argument == "--help" { return .help }
+        if !optionsEnded, argument.hasPrefix("--corpora") {
+          corpora = URL(fileURLWithPath: try value(argument, &remaining))
+          continue
+        }
+        if !optionsEnded, argument.hasPrefix("-") {
+          throw InputError("unknown option '\(argument)' for explain")
+        }
+        guard caseID == nil else { throw InputError("explain takes one case id, got '\(argument)' too") }
+        caseID = argument
+      }
+      guard let caseID else { throw InputError("explain needs a case id") }
+      return .explain(caseID: caseID, corpora: corpora)
+    }
+
+    var request = CorpusRequest(corporaDirectory: defaultCorpora)
+    var options = RunOptions(request: request, out: URL(fileURLWithPath: "Reports/latest"))
+    options.arguments = arguments
+    while let argument = remaining.popFirst() {
+      if argument == "--" {
+        if let extra = remaining.first { throw InputError("unexpected argument '\(extra)'") }
+        break
+      }
+      let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+      switch name {
+      case "-h", "--help": return .help
+      case "--version": return .version
+      case "--locales":
+        request.locales = try selection(name, try value(argument, &remaining))
+      case "--calendars":
+        request.calendars = try selection(name, try value(argument, &remaining))
+      case "--time-zones":
+        request.zones = try selection(name, try value(argument, &remaining))
+      case "--first-weekdays":
+        request.firstWeekdays = try firstWeekdays(try value(argument, &remaining))
+      case "--years":
+        request.years = try years(try value(argument, &remaining))
+      case "--transitions":
+        let text = try value(argument, &remaining)
+        guard let sample = Corpus.TransitionSample(rawValue: text) else {
+          throw InputError("--transitions \(text): expected all or shapes")
+        }
+        request.transitionSample = sample
+      case "--corpora":
+        request.corporaDirectory = URL(fileURLWithPath: try value(argument, &remaining))
+      case "--checks":
+        let text = try value(argument, &remaining)
+        options.checks = text == "all" ? [] : text.split(separator: ",").map(String.init)
+        if options.checks.isEmpty && text != "all" { throw InputError("--checks has an empty value") }
+      case "--out":
+        let text = try value(argument, &remaining)
+        guard !text.isEmpty else { throw InputError("--out has an empty value") }
+        options.out = URL(fileURLWithPath: text)
+      case "--record":
+        let text = try value(argument, &remaining)
+        guard let record = RunOptions.Record(rawValue: text) else {
+          throw InputError("--record \(text): expected failures or all")
+        }
+        options.record = record
+      case "--jobs":
+        let text = try value(argument, &remaining)
+        guard let jobs = Int(text), (1...256).contains(jobs) else {
+          throw InputError("--jobs \(text): expected a number from 1 to 256")
+        }
+        options.jobs = jobs
+      case "--shard":
+        options.shard = try shard(try value(argument, &remaining))
+      default:
+        throw InputError(argument.hasPrefix("-")
+          ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
+      }
+    }
+    options.request = request
+    return .run(options)
+  }
+
+  /// The value of `--opt=value` or of `--opt value`.
+  func value(_ argument: String, _ remaining: inout ArraySlice<String>) throws(InputError)
+    -> String
+  {
+    if let equals = argument.firstIndex(of: "=") {
+      return String(argument[argument.index(after: equals)...])
+    }
+    guard let next = remaining.first, !next.hasPrefix("--") else {
+      throw InputError("missing value for '\(argument)'")
+    }
+    remaining = remaining.dropFirst()
+    return next
+  }
+
+  func selection(_ option: String, _ text: String) throws(InputError) -> CorpusRequest.Selection {
+    guard !text.isEmpty, text != "@" else { throw InputError("\(option) has an empty value") }
+    return CorpusRequest.Selection(parsing: text)
+  }
+
+  func firstWeekdays(_ text: String) throws(InputError) -> [FirstWeekdaySetting] {
+    if text == "all" { return FirstWeekdaySetting.all }
+    var settings: [FirstWeekdaySetting] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let setting = FirstWeekdaySetting(String(part)) else {
+        throw InputError("--first-weekdays: '\(part)' is not all, own or 1…7")
+      }
+      if !settings.contains(setting) { settings.append(setting) }
+    }
+    return settings
+  }
+
+  func years(_ text: String) throws(InputError) -> ClosedRange<Int> {
+    let parts = text.components(separatedBy: "...")
+    guard parts.count <= 2, let low = Int(parts[0]), let high = Int(parts.last ?? "") else {
+      throw InputError("--years \(text): expected A...B, e.g. 1970...2037")
+    }
+    guard low <= high else { throw InputError("--years \(text): \(low) comes after \(high)") }
+    let supported = CorpusRequest.supportedYears
+    guard supported.contains(low), supported.contains(high) else {
+      throw InputError("--years \(text): outside \(supported.lowerBound)...\(supported.upperBound)")
+    }
+    return low...high
+  }
+
+  func shard(_ text: String) throws(InputError) -> (index: Int, count: Int) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+      (1...count).contains(index)
+    else { throw InputError("--shard \(text): expected K/N with 1 ≤ K ≤ N, e.g. 2/4") }
+    return (index, count)
+  }
+}

@@ -1,0 +1,48 @@
+/// `conformance --help`, in swift-argument-parser's layout.
+enum Help {
+  static let usage = """
+    USAGE: conformance [--locales <set>] [--calendars <set>] [--first-weekdays <list>]
+                       [--time-zones <set>] [--checks <list>] [--years <A...B>] [--out <dir>]
+                       [--record <failures|all>] [--jobs <n>] [--shard <K/N>]
+           conformance explain <case-id>
+    """
+
+  static let text = """
+    OVERVIEW: Sweeps the date-picker logic of the seeds (PickerLogic, on Foundation) across
+    locales, calendars, first weekdays and time zones, and checks every answer against the
+    system ICU (libicu). Writes results.json, junit.xml and index.html.
+
+    \(usage)
+
+    OPTIONS:
+      --locales <set>         core, all (every libicu locale), a comma list, or @file
+                              (default: core)
+      --calendars <set>       core, all, a comma list of CLDR ids, or @file (default: core,
+                              the 17 both sides know)
+      --first-weekdays <list> all, or a comma list of own and 1…7 (1 = Sunday)
+                              (default: all = own,1,2,3,4,5,6,7)
+      --time-zones <set>      core, all (every canonical libicu zone), a comma list, or @file
+                              (default: core)
+      --checks <list>         all, or a comma list of: leading-blanks, weekday-symbols,
+                              same-day-closing, range-roles (default: all)
+      --years <A...B>         the window of Gregorian years swept (default: 1970...2037)
+      --transitions <sample>  all, or shapes (first and last of each kind of transition per
+                              zone) (default: shapes for core zones, all otherwise)
+      --out <dir>             where reports go; replaced only by a run that finishes
+                              (default: Reports/latest)
+      --record <what>         failures, or all (adds cases.jsonl) (default: failures)
+      --jobs <n>              worker threads (default: the number of cores)
+      --shard <K/N>           run the K-th of N deterministic slices of the plan
+      --corpora <dir>         the corpus files (default: ./Corpora, else the package's)
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      explain <case-id>       Re-run one case (ids are in every report) and print its inputs,
+                              both sides' values and the intermediate values.
+
+    EXIT CODES:
+      0 no unexpected result · 1 unexpected results (failed or errored cases) ·
+      2 bad input or usage (nothing written) · 3 the harness itself failed
+    """
+}

@@ -1,0 +1,45 @@
+import Conformance
+import Foundation
+
+/// The package's `Corpora/`, found from this file's path when the working directory has none.
+let packageCorpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Corpora")
+let localCorpora = URL(fileURLWithPath: "Corpora")
+let defaultCorpora = FileManager.default.fileExists(atPath: localCorpora.path)
+  ? localCorpora : packageCorpora
+
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+func exit(_ status: ExitStatus) -> Never { exit(status.rawValue) }
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+  switch try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse() {
+  case .help:
+    print(Help.text)
+  case .version:
+    print("conformance 0.1.0 (\(ResultsJSON.schema))")
+  case .explain(let caseID, let corpora):
+    let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora)
+    print(lines.joined(separator: "\n"))
+    exit(status)
+  case .run(let options):
+    let result = try ConformanceRun.run(options)
+    print(result.summary.joined(separator: "\n"))
+    if let reason = result.reason { printError(reason) }
+    exit(result.status)
+  }
+} catch let error as InputError {
+  printError("Error: \(error.message)")
+  printError(Help.usage)
+  printError("See 'conformance --help'.")
+  exit(.badInput)
+} catch let error as HarnessError {
+  printError("Error: the harness failed: \(error.message) (exit 3)")
+  exit(.harnessFailure)
+} catch {
+  printError("Error: the harness failed: \(error) (exit 3)")
+  exit(.harnessFailure)
+}
