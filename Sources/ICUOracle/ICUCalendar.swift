@@ -42,6 +42,8 @@ public final class ICUCalendar {
   }
 
   let handle: OpaquePointer
+  /// The ledger that saw this handle open, told again when it closes.
+  private let ledger = HandleLedger.current
   /// The backend this calendar computes with.
   public let backend: ICUBackend
   /// The locale id it was opened with (its `calendar` keyword picks the system).
@@ -66,9 +68,13 @@ public final class ICUCalendar {
     self.backend = backend
     self.locale = locale
     self.zone = zone
+    ledger?.didOpen()
   }
 
-  deinit { icushim_calendar_close(handle) }
+  deinit {
+    icushim_calendar_close(handle)
+    ledger?.didClose()
+  }
 
   /// The calendar system ICU actually opened (`gregorian` when it ignored a keyword).
   public func type() throws(ICUError) -> String {

@@ -24,6 +24,8 @@ public final class ICUDateFormat {
   }
 
   let handle: OpaquePointer
+  /// The ledger that saw this handle open, told again when it closes.
+  private let ledger = HandleLedger.current
   public let backend: ICUBackend
   public let locale: String
 
@@ -42,6 +44,7 @@ public final class ICUDateFormat {
     self.handle = opened
     self.backend = backend
     self.locale = locale
+    ledger?.didOpen()
   }
 
   /// Opens a format with one of ICU's date styles and no time.
@@ -58,9 +61,13 @@ public final class ICUDateFormat {
     self.handle = opened
     self.backend = backend
     self.locale = locale
+    ledger?.didOpen()
   }
 
-  deinit { icushim_format_close(handle) }
+  deinit {
+    icushim_format_close(handle)
+    ledger?.didClose()
+  }
 
   /// The locale's best pattern for a skeleton (udatpg_getBestPattern), e.g. `yMMMM`.
   public static func bestPattern(skeleton: String, locale: String,

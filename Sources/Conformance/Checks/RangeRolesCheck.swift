@@ -4,10 +4,10 @@ import ICUOracle
 /// `range-roles` (seed 001): taps build a selection (`selecting`), then every cell of the
 /// month gets a role (`role`: outside, start, middle, end, single).
 ///
-/// The cells are the month's existing local days, each given to the subject at the oracle's
-/// start of that day (what a correct `days(inMonthOf:)` yields); taps land on the last second
-/// of a day, so `startOfDay` has work to do. Expected: the seed's rules applied to libicu's
-/// local day numbers (`RangeModel`).
+/// The cells are the month's existing local days, each asked about at the middle of the day
+/// and tapped on its last second, so both `role` and `selecting` must find the start of the
+/// day themselves. Expected: the seed's rules applied to libicu's local day numbers
+/// (`RangeModel`).
 public struct RangeRolesCheck: Check {
   public let id = "range-roles"
   public let summary =
@@ -48,7 +48,7 @@ public struct RangeRolesCheck: Check {
       subject.selecting(EvaluationContext.date(cells[$1].end - 1000), $0, calendar)
     }
     let actual = cells.map {
-      subject.role(EvaluationContext.date($0.start), actualSelection, calendar)
+      subject.role(EvaluationContext.date(($0.start + $0.end) / 2), actualSelection, calendar)
     }
 
     let timeline = try context.oracle.timeline(zone)
@@ -64,7 +64,7 @@ public struct RangeRolesCheck: Check {
                             }, kinds: Set(transitions.flatMap(\.kinds))),
       detail: [
         "taps on \(taps.map { cells[$0].day.description }.joined(separator: ", ")) "
-          + "(each at the day's last second)",
+          + "(each at the day's last second); roles asked at each day's middle",
         "oracle selection: \(expectedSelection); subject selection: "
           + Self.describe(actualSelection, timeline),
       ] + differences.prefix(6).map {

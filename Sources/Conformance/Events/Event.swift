@@ -81,4 +81,17 @@ public struct RunInfo: Sendable {
   public var checks: [(id: String, summary: String)]
   public var started: Date
   public var subject: String
+
+  public init(arguments: [String], options: [(String, String)], versions: RunVersions,
+              coverage: [PlanCoverage], transitionsByKind: [String: Int],
+              checks: [(id: String, summary: String)], started: Date, subject: String) {
+    self.arguments = arguments
+    self.options = options
+    self.versions = versions
+    self.coverage = coverage
+    self.transitionsByKind = transitionsByKind
+    self.checks = checks
+    self.started = started
+    self.subject = subject
+  }
 }

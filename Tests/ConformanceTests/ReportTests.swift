@@ -1,0 +1,88 @@
+import Conformance
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+@Suite("Reports")
+struct ReportTests {
+  func finishedTally() throws -> RunTally {
+    let corpus = try smallCorpus(locales: ["zh_CN", "en_US"], calendars: ["gregorian", "hebrew"],
+                                 zones: ["UTC", "America/St_Johns"], years: 1987...1987)
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    let tally = RunTally()
+    let info = RunInfo(
+      arguments: ["--years", "1987...1987"], options: [("years", "1987...1987")],
+      versions: try RunVersions.current(), coverage: plan.coverage, transitionsByKind: [:],
+      checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(), subject: "PickerLogic")
+    tally.record(Event(.runStarted(info)))
+    Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: 2).run { tally.record($0) }
+    tally.record(Event(.runEnded(elapsed: 1.5)))
+    return tally
+  }
+
+  @Test("results.json parses and its counts add up")
+  func resultsJSON() throws {
+    let tally = try finishedTally()
+    let text = ResultsJSON.document(tally, recordedCases: nil).rendered()
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    #expect(json["schema"] as? String == ResultsJSON.schema)
+    let summary = try #require(json["summary"] as? [String: Int])
+    #expect(summary["cases"] == summary["passed"]! + summary["failed"]! + summary["errored"]!
+      + summary["skipped"]!)
+    let checks = try #require(json["checks"] as? [[String: Any]])
+    #expect(checks.map { $0["cases"] as! Int }.reduce(0, +) == summary["cases"])
+    let failures = try #require(json["failures"] as? [[String: Any]])
+    #expect(failures.count == summary["failed"]! + summary["errored"]!)
+    // zh_CN's first day differs (CLDR 42 vs 46), so there is at least that failure.
+    #expect(failures.contains { ($0["id"] as? String)?.contains("locale=zh_CN") == true })
+    let versions = try #require(json["versions"] as? [String: Any])
+    #expect((versions["oracle"] as? [String: Any])?["cldr"] as? String != nil)
+  }
+
+  @Test("junit.xml parses, and its totals match results.json's testcase grouping")
+  func junitXML() throws {
+    let tally = try finishedTally()
+    let xml = JUnitXML.document(tally)
+    let counter = ElementCounter()
+    let parser = XMLParser(data: Data(xml.utf8))
+    parser.delegate = counter
+    #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    let grouped = CheckCatalog.all.map { tally.testcaseCounts(check: $0.id) }
+    #expect(counter.counts["testcase"] == grouped.map(\.tests).reduce(0, +))
+    #expect(counter.counts["failure", default: 0] == grouped.map(\.failures).reduce(0, +))
+    #expect(counter.counts["testsuite"] == CheckCatalog.all.count)
+  }
+
+  @Test("XML escaping drops C0 controls and escapes markup")
+  func escaping() {
+    #expect(JUnitXML.escape("a<b>&\"'\u{1}\u{8}") == "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}\u{FFFD}")
+    #expect(JUnitXML.escape("x\ny", attribute: true) == "x&#10;y")
+    #expect(JUnitXML.escape("x\ny", attribute: false) == "x\ny")
+  }
+
+  @Test("invisible code points are named")
+  func codePoints() {
+    #expect(CodePoints.annotate("1\u{202F}Jan") == "1⟨U+202F⟩Jan")
+    #expect(CodePoints.annotate("a b") == "a b")
+  }
+
+  @Test("the HTML page is self-contained and states the versions")
+  func html() throws {
+    let tally = try finishedTally()
+    let page = HTMLReport.document(tally)
+    #expect(page.contains("oracle (system libicu)"))
+    #expect(!page.contains("http://") && !page.contains("https://"))
+    #expect(page.contains("explain"))
+  }
+}
+
+final class ElementCounter: NSObject, XMLParserDelegate {
+  var counts: [String: Int] = [:]
+  func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+              qualifiedName: String?, attributes: [String: String] = [:]) {
+    counts[name, default: 0] += 1
+  }
+}
