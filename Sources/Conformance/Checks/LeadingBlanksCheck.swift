@@ -49,9 +49,10 @@ public struct LeadingBlanksCheck: Check {
         at: EvaluationContext.millis(start))
     else { return "subject has no month interval" }
     let shift = subjectDay.julianDay - month.firstDay.julianDay
+    // The size of the shift stays in the detail: one cause (a calendar read as another)
+    // shifts different months by different amounts.
     if shift != 0 {
-      return "subject's month starts \(abs(shift)) day\(abs(shift) == 1 ? "" : "s") "
-        + (shift > 0 ? "later" : "earlier")
+      return "subject's month starts \(shift > 0 ? "later" : "earlier") than libicu's"
     }
     return "blank count off by \(actual - expected) with the same day 1"
   }
@@ -66,8 +67,11 @@ public struct LeadingBlanksCheck: Check {
       "probe instant: \((try? timeline?.wallText(at: geometry.probe)) ?? "?")",
     ]
     if let start = calendar.dateInterval(of: .month, for: probe)?.start {
+      let subjectDay = try? timeline?.localDay(at: EvaluationContext.millis(start))
+      let shift = subjectDay.map { $0.julianDay - month.firstDay.julianDay } ?? 0
       lines.append(
         "subject: month starts \((try? timeline?.wallText(at: EvaluationContext.millis(start))) ?? "?")"
+          + (shift == 0 ? "" : " (\(shift > 0 ? "+" : "")\(shift) days)")
           + ", weekday \(calendar.component(.weekday, from: start)), firstWeekday \(firstWeekday)")
     }
     return lines
