@@ -24,52 +24,45 @@ extension ICU {
     throw ICUError(status: status, name: backend.errorName(status), operation: operation())
   }
 
-  /// Reads a C string that ICU writes into a caller's buffer, retrying once at the reported
-  /// size when the first buffer was too small.
+  /// Reads a C string that ICU writes into a caller's buffer.
   static func cString(
     _ backend: ICUBackend, _ operation: @autoclosure () -> String,
     capacity: Int = 128,
     _ body: (UnsafeMutablePointer<CChar>, Int32, UnsafeMutablePointer<Int32>) -> Int32
   ) throws(ICUError) -> String {
-    var capacity = capacity
-    for _ in 0..<2 {
-      var status: Int32 = 0
-      var buffer = [CChar](repeating: 0, count: capacity + 1)
-      let length = buffer.withUnsafeMutableBufferPointer { pointer in
-        body(pointer.baseAddress!, Int32(capacity), &status)
-      }
-      // U_BUFFER_OVERFLOW_ERROR (15) or a length that leaves no room: retry at that size.
-      if status == 15 || Int(length) >= capacity {
-        capacity = Int(length) + 1
-        continue
-      }
-      try check(status, backend, operation())
-      return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) },
-                    as: UTF8.self)
-    }
-    throw ICUError(status: 15, name: "U_BUFFER_OVERFLOW_ERROR", operation: operation())
+    let units = try buffer(backend, operation(), capacity: capacity, body)
+    return String(decoding: units.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// Reads UTF-16 text that ICU writes into a caller's buffer, retrying once at the reported
-  /// size.
+  /// Reads UTF-16 text that ICU writes into a caller's buffer.
   static func utf16String(
     _ backend: ICUBackend, _ operation: @autoclosure () -> String,
     capacity: Int = 64,
     _ body: (UnsafeMutablePointer<UInt16>, Int32, UnsafeMutablePointer<Int32>) -> Int32
   ) throws(ICUError) -> String {
+    String(decoding: try buffer(backend, operation(), capacity: capacity, body), as: UTF16.self)
+  }
+
+  /// Runs an ICU call that fills a buffer and returns the length it needs, retrying once at
+  /// that length when the first buffer was too small (U_BUFFER_OVERFLOW_ERROR, or no room
+  /// left for the terminator).
+  static func buffer<Unit: FixedWidthInteger>(
+    _ backend: ICUBackend, _ operation: @autoclosure () -> String, capacity: Int,
+    _ body: (UnsafeMutablePointer<Unit>, Int32, UnsafeMutablePointer<Int32>) -> Int32
+  ) throws(ICUError) -> ArraySlice<Unit> {
     var capacity = capacity
     for _ in 0..<2 {
       var status: Int32 = 0
-      var buffer = [UInt16](repeating: 0, count: capacity + 1)
+      var buffer = [Unit](repeating: 0, count: capacity + 1)
       let length = buffer.withUnsafeMutableBufferPointer { pointer in
         body(pointer.baseAddress!, Int32(capacity), &status)
       }
-      if status == 15 || Int(length) > capacity {
+      if status == 15 || Int(length) >= capacity {
         capacity = Int(length) + 1
         continue
       }
       try check(status, backend, operation())
-      return String(decoding: buffer.prefix(Int(length)), as: UTF16.self)
+      return buffer.prefix(Int(length))
     }
     throw ICUError(status: 15, name: "U_BUFFER_OVERFLOW_ERROR", operation: operation())
   }

@@ -30,33 +30,33 @@ public final class ICUDateFormat {
   public let locale: String
 
   /// Opens a format with an explicit pattern (e.g. `yyyy-MM-dd`) for a locale and zone.
-  public init(pattern: String, locale: String, zone: String, backend: ICUBackend = .system)
-    throws(ICUError)
+  public convenience init(pattern: String, locale: String, zone: String,
+                          backend: ICUBackend = .system) throws(ICUError)
   {
-    var status: Int32 = 0
     let utf16 = Array(pattern.utf16)
+    var status: Int32 = 0
     let opened = icushim_format_open_pattern(
       backend.handle, locale, zone, utf16, Int32(utf16.count), &status)
-    try ICU.check(status, backend, "udat_open(pattern: \(pattern), locale: \(locale))")
-    guard let opened else {
-      throw ICUError(status: 7, name: "U_MEMORY_ALLOCATION_ERROR", operation: "udat_open")
-    }
-    self.handle = opened
-    self.backend = backend
-    self.locale = locale
-    ledger?.didOpen()
+    try self.init(opened: opened, status: status, backend: backend, locale: locale,
+                  operation: "udat_open(pattern: \(pattern), locale: \(locale))")
   }
 
   /// Opens a format with one of ICU's date styles and no time.
-  public init(dateStyle: Style, locale: String, zone: String, backend: ICUBackend = .system)
-    throws(ICUError)
+  public convenience init(dateStyle: Style, locale: String, zone: String,
+                          backend: ICUBackend = .system) throws(ICUError)
   {
     var status: Int32 = 0
     let opened = icushim_format_open_style(backend.handle, locale, zone, dateStyle.rawValue,
                                            &status)
-    try ICU.check(status, backend, "udat_open(style: \(dateStyle), locale: \(locale))")
+    try self.init(opened: opened, status: status, backend: backend, locale: locale,
+                  operation: "udat_open(style: \(dateStyle), locale: \(locale))")
+  }
+
+  private init(opened: OpaquePointer?, status: Int32, backend: ICUBackend, locale: String,
+               operation: String) throws(ICUError) {
+    try ICU.check(status, backend, operation)
     guard let opened else {
-      throw ICUError(status: 7, name: "U_MEMORY_ALLOCATION_ERROR", operation: "udat_open")
+      throw ICUError(status: 7, name: "U_MEMORY_ALLOCATION_ERROR", operation: operation)
     }
     self.handle = opened
     self.backend = backend

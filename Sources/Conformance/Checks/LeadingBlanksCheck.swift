@@ -24,11 +24,7 @@ public struct LeadingBlanksCheck: Check {
     let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone,
                                                days: false)
     let expected = (Int(month.firstWeekday) - firstWeekday + 7) % 7
-    let calendar: Calendar
-    switch context.calendars.calendar(calendarID, zone: zone, firstWeekday: firstWeekday) {
-    case .success(let value): calendar = value
-    case .failure(let unavailable): return .skipped(unavailable.reason)
-    }
+    let calendar = try context.calendars.calendar(calendarID, zone: zone, firstWeekday: firstWeekday)
     let probe = EvaluationContext.date(geometry.probe)
     let actual = context.subject.leadingBlanks(probe, calendar)
     return .comparing(

@@ -27,11 +27,7 @@ public struct RangeRolesCheck: Check {
     let month = try context.month(of: id)
     let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone,
                                                days: true)
-    let calendar: Calendar
-    switch context.calendars.calendar(calendarID, zone: zone) {
-    case .success(let value): calendar = value
-    case .failure(let unavailable): return .skipped(unavailable.reason)
-    }
+    let calendar = try context.calendars.calendar(calendarID, zone: zone)
     let cells = geometry.days
     guard cells.count >= 3 else {
       throw HarnessError("\(id): the month has \(cells.count) days in \(zone)")

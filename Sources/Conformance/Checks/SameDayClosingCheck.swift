@@ -30,11 +30,7 @@ public struct SameDayClosingCheck: Check {
     let month = try context.month(of: id)
     let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone,
                                                days: true)
-    let calendar: Calendar
-    switch context.calendars.calendar(calendarID, zone: zone) {
-    case .success(let value): calendar = value
-    case .failure(let unavailable): return .skipped(unavailable.reason)
-    }
+    let calendar = try context.calendars.calendar(calendarID, zone: zone)
     let timeline = try context.oracle.timeline(zone)
     let transitions = try timeline.transitions(from: geometry.firstInstant - Self.pairWindow,
                                                to: geometry.endInstant + Self.pairWindow)

@@ -31,12 +31,8 @@ public struct WeekdaySymbolsCheck: Check {
       expectedFirst = weekday
       explicit = weekday
     }
-    let calendar: Calendar
-    switch context.calendars.calendar(calendarID, zone: "UTC", locale: spelling,
-                                      firstWeekday: explicit) {
-    case .success(let value): calendar = value
-    case .failure(let unavailable): return .skipped(unavailable.reason)
-    }
+    let calendar = try context.calendars.calendar(calendarID, zone: "UTC", locale: spelling,
+                                      firstWeekday: explicit)
     let expected = ICU.rotated(sundayFirst, toStartAt: expectedFirst)
     let actual = context.subject.weekdaySymbols(calendar)
     return .comparing(

@@ -34,8 +34,16 @@ public enum Explanation {
       request.years = max(year - 1, CorpusRequest.supportedYears.lowerBound)...min(
         year + 1, CorpusRequest.supportedYears.upperBound)
     }
+    if !check.variants.isEmpty, let variant = id.variant, !check.variants.contains(variant) {
+      throw InputError("case id '\(text)': variant '\(variant)' is not one of "
+        + check.variants.joined(separator: ", "))
+    }
+    if !check.dimensions.contains(.locale), id.firstWeekday == .own {
+      throw InputError("case id '\(text)': fw=own needs a locale; use 1…7")
+    }
     let corpus = try Corpus.load(request)
     let context = EvaluationContext(corpus: corpus, subject: subject)
+    if id.month != nil { _ = try context.month(of: id) }
     let outcome = Runner.evaluate(id, check: check, context: context)
     let versions = try RunVersions.current()
     var lines = [

@@ -51,6 +51,8 @@ public struct Runner: Sendable {
   {
     do {
       return try check.evaluate(id, in: context)
+    } catch let unavailable as SubjectUnavailable {
+      return .skipped(unavailable.reason)
     } catch let error as InputError {
       return .errored(error.message)
     } catch {

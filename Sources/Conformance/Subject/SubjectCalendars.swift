@@ -17,17 +17,19 @@ final class SubjectCalendars {
   /// Bounds the cache for sweeps over every locale; refilling costs little.
   private let limit = 4096
 
-  /// The subject's calendar, or an explanation of why Foundation cannot make it.
+  /// The subject's calendar.
+  ///
+  /// - Throws: `SubjectUnavailable` when Foundation cannot make it (the case is skipped).
   func calendar(_ cldr: String, zone: String, locale: String? = nil, firstWeekday: Int? = nil)
-    -> Result<Calendar, SubjectUnavailable>
+    throws(SubjectUnavailable) -> Calendar
   {
     let key = Key(calendar: cldr, zone: zone, locale: locale, firstWeekday: firstWeekday)
-    if let cached = cache[key] { return .success(cached) }
+    if let cached = cache[key] { return cached }
     guard let identifier = CalendarIdentifiers.foundation(cldr) else {
-      return .failure(SubjectUnavailable("Foundation has no calendar '\(cldr)'"))
+      throw SubjectUnavailable("Foundation has no calendar '\(cldr)'")
     }
     guard let timeZone = zones[zone] ?? TimeZone(identifier: zone) else {
-      return .failure(SubjectUnavailable("Foundation does not know time zone '\(zone)'"))
+      throw SubjectUnavailable("Foundation does not know time zone '\(zone)'")
     }
     zones[zone] = timeZone
     var calendar = Calendar(identifier: identifier)
@@ -36,7 +38,7 @@ final class SubjectCalendars {
     if let firstWeekday { calendar.firstWeekday = firstWeekday }
     if cache.count >= limit { cache.removeAll(keepingCapacity: true) }
     cache[key] = calendar
-    return .success(calendar)
+    return calendar
   }
 }
 
