@@ -91,6 +91,10 @@ struct CommandLineParser {
         options.jobs = jobs
       case "--shard":
         options.shard = try shard(try value(argument, &remaining))
+      case "--exhaustive":
+        request.exhaustive = true
+      case "--dry-run":
+        options.dryRun = true
       default:
         throw InputError(argument.hasPrefix("-")
           ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")

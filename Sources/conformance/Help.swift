@@ -15,16 +15,20 @@ enum Help {
     \(usage)
 
     OPTIONS:
-      --locales <set>         core, all (every libicu locale), a comma list, or @file
+      --locales <set>         core, all (every libicu locale and Corpora/locale-variants.txt),
+                              a comma list, or @file (default: core)
+      --calendars <set>       core (the 17 both sides know), all (adds the calendars only
+                              Foundation has, checked by invariants), a comma list, or @file
                               (default: core)
-      --calendars <set>       core, all, a comma list of CLDR ids, or @file (default: core,
-                              the 17 both sides know)
       --first-weekdays <list> all, or a comma list of own and 1…7 (1 = Sunday)
                               (default: all = own,1,2,3,4,5,6,7)
-      --time-zones <set>      core, all (every canonical libicu zone), a comma list, or @file
+      --time-zones <set>      core, all (every libicu zone; aliases with their canonical
+                              zone's rules are folded into it), a comma list, or @file
                               (default: core)
       --checks <list>         all, or a comma list of: leading-blanks, weekday-symbols,
-                              same-day-closing, range-roles (default: all)
+                              same-day-closing, range-roles, month-days, month-paging,
+                              stay-nights, return-clamp, date-text, disclosure,
+                              calendar-invariants (default: all)
       --years <A...B>         the window of Gregorian years swept (default: 1970...2037)
       --transitions <sample>  all, or shapes (first and last of each kind of transition per
                               zone) (default: shapes for core zones, all otherwise)
@@ -33,6 +37,9 @@ enum Help {
       --record <what>         failures, or all (adds cases.jsonl) (default: failures)
       --jobs <n>              worker threads (default: the number of cores)
       --shard <K/N>           run the K-th of N deterministic slices of the plan
+      --exhaustive            sweep every month in every zone (slow; checks the reasoning
+                              behind the month selection on a subset)
+      --dry-run               print what the plan covers and stop
       --corpora <dir>         the corpus files (default: ./Corpora, else the package's)
       --version               Show the version.
       -h, --help              Show help information.

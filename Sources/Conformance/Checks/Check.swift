@@ -3,15 +3,16 @@ public enum Dimension: String, Sendable, CaseIterable {
   case locale, calendar, firstWeekday = "fw", zone, month, variant
 }
 
-/// Which months of a zone a check sweeps.
+/// Which months of a zone a check sweeps (see README, "Which months").
 public enum MonthCoverage: String, Sendable {
-  /// Every month of the window in zones without transitions; in other zones the months that
-  /// hold a transition. For checks about month structure, which are cheap.
-  case every
-  /// The months that hold a transition; in zones without transitions, the month holding
-  /// January 1 of each year as a control. For checks about day boundaries, which cost ~100
-  /// subject calls per month and only differ from the control where a transition is.
-  case boundaries
+  /// Every month of the window in the month-sweep zones (zones without transitions, or one
+  /// per standard offset), the months holding a transition elsewhere. For checks about month
+  /// structure, which cost a few subject calls per month.
+  case everyMonth = "every-month"
+  /// The months holding a transition, plus the month of 1 January of each year in the
+  /// month-sweep zones as a control. For checks about day boundaries, which cost ~100 subject
+  /// calls per month and only differ from the control where a transition moves a boundary.
+  case transitionMonths = "transition-months"
 }
 
 /// One comparison between the subject and the oracle: data plus one function.
@@ -35,19 +36,31 @@ public protocol Check: Sendable {
   var monthCoverage: MonthCoverage { get }
   /// The values of the `variant` dimension (tap scenarios, texts), when it is one.
   var variants: [String] { get }
+  /// The variants for a corpus (for variants that depend on the window, such as years).
+  func variants(in corpus: Corpus) -> [String]
+  /// The variants of one step; by default all of `variants(in:)`.
+  func variants(for group: CaseID, in corpus: Corpus) -> [String]
+  /// Whether the check needs libicu's model of the calendar (false for invariant checks,
+  /// which also run on calendars only Foundation has).
+  var needsOracleCalendar: Bool { get }
 
   func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome
 }
 
 extension Check {
-  public var monthCoverage: MonthCoverage { .every }
+  public var monthCoverage: MonthCoverage { .everyMonth }
   public var variants: [String] { [] }
+  public func variants(in corpus: Corpus) -> [String] { variants }
+  public func variants(for group: CaseID, in corpus: Corpus) -> [String] { variants(in: corpus) }
+  public var needsOracleCalendar: Bool { true }
 }
 
 /// The checks this build knows, in report order.
 public enum CheckCatalog {
   public static let all: [any Check] = [
     LeadingBlanksCheck(), WeekdaySymbolsCheck(), SameDayClosingCheck(), RangeRolesCheck(),
+    MonthDaysCheck(), MonthPagingCheck(), StayNightsCheck(), ReturnClampCheck(), DateTextCheck(),
+    DisclosureCheck(), CalendarInvariantsCheck(),
   ]
 
   public static func check(_ id: String) -> (any Check)? { all.first { $0.id == id } }

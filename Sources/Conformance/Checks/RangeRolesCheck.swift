@@ -1,24 +1,41 @@
 import Foundation
 import ICUOracle
 
-/// `range-roles` (seed 001): taps build a selection (`selecting`), then every cell of the
-/// month gets a role (`role`: outside, start, middle, end, single).
+/// `range-roles` (seed 001): taps build a selection (`selecting`), then the cells of the
+/// month get a role (`role`: outside, start, middle, end, single).
 ///
-/// The cells are the month's existing local days, each asked about at the middle of the day
-/// and tapped on its last second, so both `role` and `selecting` must find the start of the
-/// day themselves. Expected: the seed's rules applied to libicu's local day numbers
-/// (`RangeModel`).
+/// Taps land on a day's last second and roles are asked at the middle of each day, so both
+/// `role` and `selecting` must find the start of the day themselves. Expected: the seed's rules
+/// applied to libicu's local day numbers (`RangeModel`).
+///
+/// In a control month (no transition) the taps are on the 2nd, the middle and the
+/// second-to-last day and every cell is compared. In a month with a transition on day T the
+/// taps are on T−1, T and T+1 and the cells within two days of them are compared: a cell's
+/// role depends on its own start of day and those of the selection's ends, and a day far from
+/// a transition starts as in the control months. There, only the scenarios whose outcome a
+/// transition can change run (`range` across T, `same-day` on T); `start`, `backward` and
+/// `restart` test the selection rules, which do not depend on the zone, in the month-sweep
+/// zones.
 public struct RangeRolesCheck: Check {
   public let id = "range-roles"
   public let summary =
-    "selecting + role of every cell (seed 001) vs the seed's rules over libicu's local days"
+    "selecting + role of the month's cells (seed 001) vs the seed's rules over libicu's local days"
   public let seeds = ["001"]
   public let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.boundaries
+  public let monthCoverage = MonthCoverage.transitionMonths
   public let variants = RangeModel.Scenario.allCases.map(\.rawValue)
 
+  /// Scenarios a transition can change the outcome of.
+  static let transitionScenarios: [RangeModel.Scenario] = [.range, .sameDay]
+
   public init() {}
+
+  public func variants(for group: CaseID, in corpus: Corpus) -> [String] {
+    let sweepsEveryMonth = corpus.zones.first { $0.id == group.zone }?.sweepsEveryMonth ?? true
+    return sweepsEveryMonth || corpus.exhaustive
+      ? variants : Self.transitionScenarios.map(\.rawValue)
+  }
 
   public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone, let variant = id.variant,
@@ -32,44 +49,64 @@ public struct RangeRolesCheck: Check {
     guard cells.count >= 3 else {
       throw HarnessError("\(id): the month has \(cells.count) days in \(zone)")
     }
-    let taps = scenario.taps(first: 1, last: cells.count - 2, middle: cells.count / 2)
+    let timeline = try context.oracle.timeline(zone)
+    let transitions = try timeline.transitions(from: geometry.firstInstant,
+                                               to: geometry.endInstant)
+    let transitionDays = Set(transitions.flatMap(\.localDays))
+    let (taps, compared) = Self.layout(cells: cells, transitionDays: transitionDays,
+                                       scenario: scenario)
 
     let expectedSelection = taps.reduce(RangeModel.Selection()) {
       RangeModel.selecting(cells[$1].day, in: $0)
     }
-    let expected = cells.map { RangeModel.role(of: $0.day, in: expectedSelection) }
-
     let subject = context.subject
     let actualSelection = taps.reduce(Subject.Selection()) {
       subject.selecting(EvaluationContext.date(cells[$1].end - 1000), $0, calendar)
     }
-    let actual = cells.map {
-      subject.role(EvaluationContext.date(($0.start + $0.end) / 2), actualSelection, calendar)
+    let expected = compared.map { RangeModel.role(of: cells[$0].day, in: expectedSelection) }
+    let actual = compared.map {
+      subject.role(EvaluationContext.date((cells[$0].start + cells[$0].end) / 2), actualSelection,
+                   calendar).rawValue
     }
-
-    let timeline = try context.oracle.timeline(zone)
-    let differences = cells.indices.filter { expected[$0] != actual[$0].rawValue }
-    let transitions = try timeline.transitions(from: geometry.firstInstant,
-                                               to: geometry.endInstant)
-    let transitionDays = Set(transitions.flatMap(\.localDays))
+    let differences = compared.indices.filter { expected[$0] != actual[$0] }
+    let label = { (index: Int) in "\(cells[compared[index]].day)" }
     return .comparing(
-      expected: .strings(expected), actual: .strings(actual.map(\.rawValue)),
-      pattern: Self.pattern(differences.first.map { (expected[$0], actual[$0].rawValue) },
+      expected: .strings(compared.indices.map { "\(label($0)): \(expected[$0])" }),
+      actual: .strings(compared.indices.map { "\(label($0)): \(actual[$0])" }),
+      pattern: Self.pattern(differences.first.map { (expected[$0], actual[$0]) },
                             onTransitionDay: differences.contains {
-                              transitionDays.contains(cells[$0].day)
+                              transitionDays.contains(cells[compared[$0]].day)
                             }, kinds: Set(transitions.flatMap(\.kinds))),
       detail: [
         "taps on \(taps.map { cells[$0].day.description }.joined(separator: ", ")) "
-          + "(each at the day's last second); roles asked at each day's middle",
+          + "(each at the day's last second); roles asked at each day's middle; "
+          + "\(compared.count) of \(cells.count) cells compared",
         "oracle selection: \(expectedSelection); subject selection: "
           + Self.describe(actualSelection, timeline),
       ] + differences.prefix(6).map {
-        "cell \(cells[$0].day) (starts \((try? timeline.wallText(at: cells[$0].start)) ?? "?")): "
-          + "expected \(expected[$0]), got \(actual[$0].rawValue)"
+        let cell = cells[compared[$0]]
+        return "cell \(cell.day) (starts \((try? timeline.wallText(at: cell.start)) ?? "?")): "
+          + "expected \(expected[$0]), got \(actual[$0])"
       },
       months: MonthReadings(
         oracle: month.reading,
         subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar)))
+  }
+
+  /// The tapped cells and the cells compared, as indices into the month's existing days.
+  static func layout(cells: [MonthGeometry.Day], transitionDays: Set<LocalDay>,
+                     scenario: RangeModel.Scenario) -> (taps: [Int], compared: [Int]) {
+    guard let transition = cells.firstIndex(where: { transitionDays.contains($0.day) })
+      ?? transitionDays.min().flatMap({ day in cells.firstIndex { $0.day > day } })
+    else {
+      let taps = scenario.taps(first: 1, last: cells.count - 2, middle: cells.count / 2)
+      return (taps, Array(cells.indices))
+    }
+    let before = max(transition - 1, 0)
+    let after = min(transition + 1, cells.count - 1)
+    let taps = scenario.taps(first: before, last: max(after, before + 1), middle: transition)
+    let compared = Set(taps.flatMap { ($0 - 2)...($0 + 2) }).filter(cells.indices.contains)
+    return (taps, compared.sorted())
   }
 
   static func pattern(_ first: (String, String)?, onTransitionDay: Bool,

@@ -4,10 +4,12 @@ import ICUOracle
 /// `same-day-closing` (seed 000): the inline picker closes only when a *different day* is
 /// picked (`closes(from:to:in:)`, which asks Foundation's `isDate(_:inSameDayAs:)`).
 ///
-/// Instants: one second before, at and after every local midnight of the month, and the same
-/// around each transition and at the end of the wall-clock hours it repeats. Pairs: every two
-/// of them at most three hours apart. Expected: "closes" exactly when libicu puts the two
-/// instants on different local dates.
+/// Instants: one second before, at and after local midnights, and the same around each
+/// transition and at the end of the wall-clock hours it repeats. In a month without
+/// transitions (a control month) every midnight is used; in a month with transitions, the
+/// midnights of the days next to them (the other midnights are the control months' again).
+/// Pairs: every two instants at most three hours apart. Expected: "closes" exactly when
+/// libicu puts the two instants on different local dates.
 public struct SameDayClosingCheck: Check {
   public let id = "same-day-closing"
   public let summary =
@@ -15,7 +17,7 @@ public struct SameDayClosingCheck: Check {
   public let seeds = ["000"]
   public let dimensions: [Dimension] = [.calendar, .zone, .month]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.boundaries
+  public let monthCoverage = MonthCoverage.transitionMonths
 
   /// Pairs further apart than this are on different days in every zone we know of, and
   /// add cost without adding information.
@@ -91,10 +93,13 @@ public struct SameDayClosingCheck: Check {
   /// The instants whose pairs the check compares, sorted and distinct.
   static func instants(geometry: MonthGeometry, transitions: [ZoneTransition]) -> [Double] {
     var instants: Set<Double> = []
-    for day in geometry.days {
+    let near = Set(transitions.flatMap(\.localDays).flatMap { [$0.adding(days: -1), $0, $0.adding(days: 1)] })
+    for day in geometry.days where transitions.isEmpty || near.contains(day.day) {
       instants.formUnion([day.start - 1000, day.start, day.start + 1000])
     }
-    instants.formUnion([geometry.endInstant - 1000, geometry.endInstant])
+    if transitions.isEmpty {
+      instants.formUnion([geometry.endInstant - 1000, geometry.endInstant])
+    }
     for transition in transitions {
       let t = transition.instant
       let length = Double(abs(transition.offsetAfter - transition.offsetBefore))

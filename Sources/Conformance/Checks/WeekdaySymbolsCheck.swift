@@ -19,7 +19,7 @@ public struct WeekdaySymbolsCheck: Check {
   public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let spelling = id.locale, let calendarID = id.calendar, let setting = id.firstWeekday
     else { throw HarnessError("\(id): weekday-symbols needs locale, calendar and fw") }
-    let icuID = try context.corpus.localeCatalog.icuID(for: spelling)
+    let icuID = try context.locale(spelling).icuID
     let sundayFirst = try context.oracle.weekdaySymbols(locale: icuID, calendar: calendarID)
     let expectedFirst: Int
     let explicit: Int?

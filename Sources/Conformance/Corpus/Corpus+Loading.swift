@@ -14,6 +14,7 @@ extension Corpus {
     public static let coreLocales = "locales-core.txt"
     public static let calendars = "calendars.txt"
     public static let coreZones = "zones-core.txt"
+    public static let localeVariants = "locale-variants.txt"
   }
 
   /// Validates a request against libicu and reads the structure the plan needs.
@@ -34,11 +35,14 @@ extension Corpus {
       throw InputError("--first-weekdays selects nothing")
     }
     var corpus = Corpus(
-      locales: locales, calendars: calendars.selected, firstWeekdays: request.firstWeekdays,
+      locales: locales, calendars: calendars.selected,
+      invariantOnlyCalendars: calendars.invariantOnly, firstWeekdays: request.firstWeekdays,
       zones: [], years: request.years,
       transitionSample: request.transitionSample ?? (request.zones == .core ? .shapes : .all),
-      monthTables: [:], localeCatalog: catalog)
-    corpus.zones = try harness { try corpus.readTransitions(zoneEntries) }
+      exhaustive: request.exhaustive, monthTables: [:], localeCatalog: catalog)
+    corpus.zones = try harness {
+      try corpus.readZones(zoneEntries, representatives: request.zones == .all)
+    }
     corpus.monthTables = try harness { try corpus.readMonthTables() }
     return corpus
   }
@@ -91,15 +95,20 @@ extension Corpus {
     }
   }
 
+  /// The calendars of the run: `core` is the shared set of `calendars.txt`; `all` adds the
+  /// ones Foundation offers beyond it, and libicu decides which of those it lacks.
   static func loadCalendars(_ request: CorpusRequest) throws
-    -> (selected: [String], all: [String])
+    -> (selected: [String], all: [String], invariantOnly: Set<String>)
   {
-    let known = try CorpusFile.load(
-      request.corporaDirectory.appendingPathComponent(Files.calendars))
-    let all = known.map(\.value)
+    let shared = try CorpusFile.load(
+      request.corporaDirectory.appendingPathComponent(Files.calendars)).map(\.value)
+    let all = shared + CalendarIdentifiers.foundationExtras.filter { !shared.contains($0) }
+    let selected: [String]
     switch request.calendars {
-    case .core, .all:
-      return (all, all)
+    case .core:
+      selected = shared
+    case .all:
+      selected = all
     case .list, .file:
       let entries = try entries(request.calendars, coreFile: Files.calendars,
                                 option: "--calendars", directory: request.corporaDirectory)
@@ -107,8 +116,17 @@ extension Corpus {
         throw InputError(
           "\(entry.location): unknown calendar '\(entry.value)' (known: \(all.joined(separator: ", ")))")
       }
-      return (entries.map(\.value), all)
+      selected = entries.map(\.value)
     }
+    let invariantOnly = try selected.filter { calendar in
+      try !shared.contains(calendar) && !harness { try libicuHas(calendar: calendar) }
+    }
+    return (selected, all, Set(invariantOnly))
+  }
+
+  /// Whether libicu opens `calendar` as itself (it silently falls back to Gregorian).
+  static func libicuHas(calendar: String) throws -> Bool {
+    try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: "GMT").isSystem(calendar)
   }
 
   static func loadLocales(_ request: CorpusRequest, catalog: LocaleCatalog,
@@ -116,13 +134,17 @@ extension Corpus {
   {
     let entries: [CorpusEntry]
     if request.locales == .all {
+      let variants = try CorpusFile.load(
+        request.corporaDirectory.appendingPathComponent(Files.localeVariants))
       entries = catalog.available.map {
         CorpusEntry(value: $0, reason: "available in libicu", location: "libicu")
-      }
+      } + variants
     } else {
       entries = try Self.entries(request.locales, coreFile: Files.coreLocales,
                                  option: "--locales", directory: request.corporaDirectory)
     }
+    // What Foundation's own ICU has data for: a locale it lacks is skipped, never dropped.
+    let subjectLocales = try? ICUBackend.foundation.map { try LocaleCatalog(backend: $0) }
     return try entries.map { entry in
       let icuID: String
       do {
@@ -141,15 +163,19 @@ extension Corpus {
       {
         throw InputError("\(entry.location): '\(entry.value)' has fw=\(fw); use sun, mon … sat")
       }
-      return Locale(spelling: entry.value, icuID: icuID, reason: entry.reason)
+      var gap: String?
+      if let subjectLocales, !subjectLocales.isKnown(icuID) {
+        gap = "Foundation's ICU has no data for locale '\(entry.value)'"
+      }
+      return Locale(spelling: entry.value, icuID: icuID, reason: entry.reason, foundationGap: gap)
     }
   }
 
   static func loadZoneEntries(_ request: CorpusRequest) throws -> [CorpusEntry] {
     let catalog = ZoneCatalog()
     if request.zones == .all {
-      let ids = try harness { try catalog.ids(.canonical) }
-      return ids.map { CorpusEntry(value: $0, reason: "canonical zone in libicu", location: "libicu") }
+      let ids = try harness { try catalog.ids(.any) }
+      return ids.map { CorpusEntry(value: $0, reason: "system zone of libicu", location: "libicu") }
     }
     let entries = try entries(request.zones, coreFile: Files.coreZones, option: "--time-zones",
                               directory: request.corporaDirectory)
@@ -161,21 +187,65 @@ extension Corpus {
     return entries
   }
 
-  /// Reads every zone's transitions in the window (in parallel: zones are independent).
-  func readTransitions(_ entries: [CorpusEntry]) throws -> [Zone] {
+  /// Reads every zone's transitions in the window (in parallel: zones are independent),
+  /// folds aliases whose transitions equal their canonical zone's into it, and marks the
+  /// zones that sweep every month.
+  ///
+  /// - Parameter representatives: mark one zone per standard offset (the one with fewest
+  ///   transitions; UTC for +00:00) instead of only the zones without transitions.
+  func readZones(_ entries: [CorpusEntry], representatives: Bool) throws -> [Zone] {
     let from = window.lowerBound.adding(days: -1).utcMidnightMillis
     let to = window.upperBound.adding(days: 2).utcMidnightMillis
     let sample = transitionSample
-    let results = ParallelMap.run(entries) { entry -> Result<Zone, ICUError> in
-      Result { () throws(ICUError) -> Zone in
+    let read = try ParallelMap.run(entries) { entry -> Result<ZoneReading, ICUError> in
+      Result { () throws(ICUError) -> ZoneReading in
         let timeline = try ZoneTimeline(zone: entry.value)
         let all = try timeline.transitions(from: from, to: to)
-        return Zone(id: entry.value, reason: entry.reason,
-                    transitions: sample == .all ? all : Self.firstAndLastOfEachShape(all),
-                    transitionsInWindow: all.count)
+        let end = try timeline.offset(at: to)
+        var zone = Zone(id: entry.value, reason: entry.reason,
+                        transitions: sample == .all ? all : Self.firstAndLastOfEachShape(all),
+                        transitionsInWindow: all.count)
+        zone.standardOffset = end.total - end.dst
+        return ZoneReading(zone: zone, all: all,
+                           canonical: ZoneCatalog().canonicalID(of: entry.value) ?? entry.value)
+      }
+    }.map { try $0.get() }
+
+    var index: [String: ZoneReading] = [:]
+    for reading in read { index[reading.zone.id] = reading }
+    var zones: [Zone] = []
+    var folded: [String: [String]] = [:]
+    for reading in read {
+      if reading.canonical != reading.zone.id, let canonical = index[reading.canonical],
+        canonical.all == reading.all, canonical.zone.standardOffset == reading.zone.standardOffset
+      {
+        folded[reading.canonical, default: []].append(reading.zone.id)
+      } else {
+        zones.append(reading.zone)
       }
     }
-    return try results.map { try $0.get() }
+    for position in zones.indices { zones[position].aliases = folded[zones[position].id] ?? [] }
+
+    if representatives {
+      var chosen: [Int32: Int] = [:]
+      for (position, zone) in zones.enumerated() {
+        guard let current = chosen[zone.standardOffset] else {
+          chosen[zone.standardOffset] = position
+          continue
+        }
+        let best = zones[current]
+        let better = zone.id == "UTC"
+          || (best.id != "UTC"
+            && (zone.transitionsInWindow, zone.id) < (best.transitionsInWindow, best.id))
+        if better { chosen[zone.standardOffset] = position }
+      }
+      for position in chosen.values { zones[position].sweepsEveryMonth = true }
+    } else {
+      for position in zones.indices where zones[position].transitionsInWindow == 0 {
+        zones[position].sweepsEveryMonth = true
+      }
+    }
+    return zones
   }
 
   static func firstAndLastOfEachShape(_ transitions: [ZoneTransition]) -> [ZoneTransition] {
@@ -190,12 +260,15 @@ extension Corpus {
     return transitions.indices.filter(kept.contains).map { transitions[$0] }
   }
 
-  /// Reads every calendar's months over the window (in parallel: calendars are independent).
+  /// Reads every calendar's months over the window and two months beyond each end (so a
+  /// month's neighbours are known for paging), in parallel: calendars are independent.
   func readMonthTables() throws -> [String: MonthTable] {
-    let window = self.window
+    let padded = window.lowerBound.adding(days: -62)...window.upperBound.adding(days: 62)
+    // Gregorian months also name the months of checks whose subject has no calendar.
+    let calendars = oracleCalendars.contains("gregorian") ? oracleCalendars : oracleCalendars + ["gregorian"]
     let results = ParallelMap.run(calendars) { calendar -> Result<MonthTable, ICUError> in
       Result { () throws(ICUError) -> MonthTable in
-        MonthTable(calendar: calendar, months: try ICU.months(of: calendar, overlapping: window))
+        MonthTable(calendar: calendar, months: try ICU.months(of: calendar, overlapping: padded))
       }
     }
     var tables: [String: MonthTable] = [:]
@@ -205,4 +278,12 @@ extension Corpus {
     }
     return tables
   }
+}
+
+/// One zone as read from libicu, before aliases are folded.
+struct ZoneReading: Sendable {
+  var zone: Corpus.Zone
+  /// Every transition in the window, whatever the sample.
+  var all: [ZoneTransition]
+  var canonical: String
 }

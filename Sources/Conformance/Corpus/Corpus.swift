@@ -10,12 +10,21 @@ public struct Corpus: Sendable {
     /// The ICU locale id handed to libicu (`en_US@fw=mon`).
     public var icuID: String
     public var reason: String
+    /// Why Foundation cannot run this locale (its ICU has no data for it), or `nil`.
+    public var foundationGap: String?
   }
 
   /// A time zone and the offset transitions libicu gives it inside the window.
   public struct Zone: Sendable, Hashable {
     public var id: String
     public var reason: String
+    /// Alias ids with the same rules in the window, swept as this zone.
+    public var aliases: [String] = []
+    /// Whether the plan sweeps every month here (a zone without transitions, or the
+    /// representative of a standard offset), not only its transition months.
+    public var sweepsEveryMonth = false
+    /// The standard (raw) offset at the end of the window, in milliseconds.
+    public var standardOffset: Int32 = 0
     /// Every transition in the window (or one per shape, see `TransitionSample`).
     public var transitions: [ZoneTransition]
     /// How many transitions the window holds before sampling.
@@ -44,14 +53,22 @@ public struct Corpus: Sendable {
   }
 
   public var locales: [Locale]
+  /// Calendar ids both sides know, then the ones only Foundation knows.
   public var calendars: [String]
+  /// Calendars libicu does not have: they run invariant checks only.
+  public var invariantOnlyCalendars: Set<String> = []
   public var firstWeekdays: [FirstWeekdaySetting]
   public var zones: [Zone]
   /// The window in Gregorian years, inclusive (default 1970...2037).
   public var years: ClosedRange<Int>
   public var transitionSample: TransitionSample
-  /// Month tables by calendar identifier.
+  /// Sweep every month in every zone (slow; for verifying the month-selection reasoning).
+  public var exhaustive = false
+  /// Month tables by calendar identifier, from libicu (none for invariant-only calendars).
   public var monthTables: [String: MonthTable]
+
+  /// The calendars the oracle can compute for.
+  public var oracleCalendars: [String] { calendars.filter { !invariantOnlyCalendars.contains($0) } }
   /// libicu's locales, for the oracle's locale handling.
   public var localeCatalog: LocaleCatalog
 

@@ -34,6 +34,8 @@ public struct CorpusRequest: Sendable, Equatable {
   public var years: ClosedRange<Int> = Corpus.defaultYears
   /// `nil`: `shapes` for the core zones, `all` otherwise.
   public var transitionSample: Corpus.TransitionSample?
+  /// Every month in every zone, instead of transition months outside the month-sweep zones.
+  public var exhaustive = false
   /// Where the corpus files live (`Corpora/`).
   public var corporaDirectory: URL
 

@@ -35,8 +35,9 @@ public final class ConsoleRecorder: @unchecked Sendable {
   }
 }
 
-/// Streams every case as one JSON line (`--record all`) into `cases.jsonl`, as it ends.
-public final class CasesJSONLRecorder: @unchecked Sendable {
+/// Appends cases as JSON lines to a file, buffered: `cases.jsonl` (`--record all`) and the
+/// failure log that `results.json` is assembled from.
+public final class JSONLinesWriter: @unchecked Sendable {
   private let handle: FileHandle
   private var buffer = ""
 
@@ -45,17 +46,15 @@ public final class CasesJSONLRecorder: @unchecked Sendable {
     handle = try FileHandle(forWritingTo: url)
   }
 
-  public func record(_ event: Event) {
-    switch event.kind {
-    case .caseEnded(let result):
-      buffer += ResultsJSON.caseJSON(result).rendered(indent: nil) + "\n"
-      if buffer.utf8.count > 1 << 20 { flush() }
-    case .runEnded:
-      flush()
-      try? handle.close()
-    default:
-      break
-    }
+  public func append(_ result: CaseResult) {
+    buffer += ResultsJSON.caseJSON(result).rendered(indent: nil) + "\n"
+    if buffer.utf8.count > 1 << 20 { flush() }
+  }
+
+  /// Writes what is buffered and closes the file.
+  public func close() {
+    flush()
+    try? handle.close()
   }
 
   private func flush() {

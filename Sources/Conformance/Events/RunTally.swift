@@ -1,33 +1,47 @@
-/// Collects a run's events into what the reports need: totals, per-check and per-step counts,
-/// and every failing or errored case. Passing cases are counted, not kept.
+/// Collects a run's events into what the reports need: totals, per-check and per-step
+/// counts, failure clusters, and a few example failures per step. Every failing case goes to
+/// `failureSink` as it ends; the tally itself keeps them only when asked (small runs, tests),
+/// so memory does not grow with the number of failures.
 ///
 /// Fed by one thread (the runner delivers events in order).
 public final class RunTally: @unchecked Sendable {
-  /// One step as a JUnit testcase: its counts and the failing cases inside it.
+  /// One step as a JUnit testcase: its counts and its first failing cases.
   public struct Step: Sendable {
     public var check: String
     public var name: String
     public var counts: StatusCounts
     public var duration: Double
-    /// Indices into `problems` of this step's failed and errored cases.
-    public var problemIndices: [Int]
+    /// The step's first failed or errored cases (at most `examplesPerStep`).
+    public var examples: [CaseResult]
     /// Why the step's first skipped case was skipped.
     public var skipReason: String?
   }
+
+  /// Failing cases kept per step for the JUnit body.
+  public static let examplesPerStep = 5
 
   public private(set) var info: RunInfo?
   public private(set) var totals = StatusCounts()
   public private(set) var checkCounts: [String: StatusCounts] = [:]
   public private(set) var steps: [Step] = []
-  /// Every failed or errored case, in plan order.
+  /// Every failed or errored case in plan order, when `keepProblems` (else empty).
   public private(set) var problems: [CaseResult] = []
+  public private(set) var clusters = ClusterAccumulator()
   /// Why cases were skipped, with how many.
   public private(set) var skipReasons: [String: Int] = [:]
   public private(set) var elapsed: Double = 0
-  private var pendingProblems: [Int] = []
+  private let keepProblems: Bool
+  private let failureSink: ((CaseResult) -> Void)?
+  private var pendingExamples: [CaseResult] = []
   private var pendingSkipReason: String?
 
-  public init() {}
+  /// - Parameters:
+  ///   - keepProblems: keep every failing case in `problems` (for tests and small runs).
+  ///   - failureSink: receives every failed or errored case as it ends.
+  public init(keepProblems: Bool = true, failureSink: ((CaseResult) -> Void)? = nil) {
+    self.keepProblems = keepProblems
+    self.failureSink = failureSink
+  }
 
   public func record(_ event: Event) {
     switch event.kind {
@@ -38,8 +52,10 @@ public final class RunTally: @unchecked Sendable {
       checkCounts[result.id.check, default: StatusCounts()].add(result.outcome.status)
       switch result.outcome.status {
       case .failed, .errored:
-        pendingProblems.append(problems.count)
-        problems.append(result)
+        if pendingExamples.count < Self.examplesPerStep { pendingExamples.append(result) }
+        if keepProblems { problems.append(result) }
+        clusters.add(result)
+        failureSink?(result)
       case .skipped:
         let reason = result.outcome.detail.first ?? "skipped"
         skipReasons[reason, default: 0] += 1
@@ -49,9 +65,9 @@ public final class RunTally: @unchecked Sendable {
       }
     case .stepEnded(let step):
       steps.append(Step(check: step.check, name: step.name, counts: step.counts,
-                        duration: step.duration, problemIndices: pendingProblems,
+                        duration: step.duration, examples: pendingExamples,
                         skipReason: pendingSkipReason))
-      pendingProblems = []
+      pendingExamples = []
       pendingSkipReason = nil
     case .runEnded(let elapsed):
       self.elapsed = elapsed

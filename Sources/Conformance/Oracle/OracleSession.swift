@@ -9,6 +9,8 @@ final class OracleSession {
   private var symbols: [String: [String]] = [:]
   private var firstDays: [String: Int] = [:]
   private var lastGeometry: (key: String, geometry: MonthGeometry)?
+  private var calendars: [String: ICUCalendar] = [:]
+  private var formats: [String: ICUDateFormat] = [:]
 
   init(catalog: LocaleCatalog) { self.catalog = catalog }
 
@@ -17,6 +19,37 @@ final class OracleSession {
     let timeline = try ZoneTimeline(zone: zone)
     timelines[zone] = timeline
     return timeline
+  }
+
+  /// An ICU calendar of a calendar system in a zone, with ICU's default wall-time policies
+  /// (`LAST` for skipped and repeated times, as Foundation's own arithmetic behaves).
+  func calendar(_ calendar: String, zone: String) throws(ICUError) -> ICUCalendar {
+    let key = calendar + "|" + zone
+    if let cached = calendars[key] { return cached }
+    let opened = try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: zone)
+    if calendars.count > 256 { calendars.removeAll(keepingCapacity: true) }
+    calendars[key] = opened
+    return opened
+  }
+
+  /// A date format for an ICU locale id (with its calendar keyword) in a zone: from a
+  /// pattern, a skeleton (through the locale's best pattern) or a date style.
+  func format(locale: String, zone: String, _ spec: FormatSpec) throws(ICUError) -> ICUDateFormat {
+    let key = "\(locale)|\(zone)|\(spec)"
+    if let cached = formats[key] { return cached }
+    let format: ICUDateFormat
+    switch spec {
+    case .pattern(let pattern):
+      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone)
+    case .skeleton(let skeleton):
+      let pattern = try ICUDateFormat.bestPattern(skeleton: skeleton, locale: locale)
+      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone)
+    case .style(let style):
+      format = try ICUDateFormat(dateStyle: style, locale: locale, zone: zone)
+    }
+    if formats.count > 1024 { formats.removeAll(keepingCapacity: true) }
+    formats[key] = format
+    return format
   }
 
   /// Standalone narrow weekday symbols, Sunday first, for an ICU locale id and calendar.
@@ -70,5 +103,20 @@ final class OracleSession {
     let geometry = MonthGeometry(month: month, firstInstant: first, endInstant: end, days: days)
     lastGeometry = (key, geometry)
     return geometry
+  }
+}
+
+/// How the oracle builds the format for a text.
+enum FormatSpec: Hashable, CustomStringConvertible {
+  case pattern(String)
+  case skeleton(String)
+  case style(ICUDateFormat.Style)
+
+  var description: String {
+    switch self {
+    case .pattern(let pattern): "pattern \(pattern)"
+    case .skeleton(let skeleton): "skeleton \(skeleton)"
+    case .style(let style): "style \(style)"
+    }
   }
 }

@@ -1,45 +1,54 @@
-/// Failing cases grouped by check and the shape of their difference, largest first: what a
-/// reviewer reads instead of thousands of rows.
+/// Failing cases grouped by check, status and the shape of their difference: what a reviewer
+/// reads instead of thousands of rows.
 public struct FailureCluster: Sendable {
   public var check: String
   public var pattern: String
   public var status: Outcome.Status
-  public var cases: [CaseResult]
+  public var count = 0
+  /// The first few cases, with their values.
+  public var examples: [CaseResult] = []
+  /// For each dimension in first-seen order, the distinct values seen (up to `valueLimit`).
+  var values: [(dimension: String, seen: Set<String>, ordered: [String], overflow: Bool)] = []
+
+  public static let examplesKept = 3
+  static let valueLimit = 5000
 
   /// For each dimension, how many distinct values the cluster spans and the first few.
   public var span: [(dimension: String, count: Int, examples: [String])] {
-    var order: [String] = []
-    var values: [String: [String]] = [:]
-    var seen: [String: Set<String>] = [:]
-    for result in cases {
-      for (key, value) in result.id.dimensionValues {
-        if values[key] == nil { order.append(key) }
-        if seen[key, default: []].insert(value).inserted {
-          values[key, default: []].append(value)
-        }
-      }
-    }
-    return order.map { key in
-      let all = values[key] ?? []
-      return (key, all.count, Array(all.prefix(6)))
-    }
+    values.map { ($0.dimension, $0.seen.count, Array($0.ordered.prefix(6))) }
   }
 
-  /// Groups failed and errored cases; clusters sorted by size, then check and pattern.
-  public static func make(_ problems: [CaseResult]) -> [FailureCluster] {
-    var clusters: [String: FailureCluster] = [:]
-    var order: [String] = []
-    for result in problems {
-      let key = "\(result.id.check)\u{1}\(result.outcome.status)\u{1}\(result.outcome.pattern)"
-      if clusters[key] == nil {
-        order.append(key)
-        clusters[key] = FailureCluster(check: result.id.check, pattern: result.outcome.pattern,
-                                       status: result.outcome.status, cases: [])
+  mutating func add(_ result: CaseResult) {
+    count += 1
+    if examples.count < Self.examplesKept { examples.append(result) }
+    for (key, value) in result.id.dimensionValues {
+      guard let index = values.firstIndex(where: { $0.dimension == key }) else {
+        values.append((key, [value], [value], false))
+        continue
       }
-      clusters[key]?.cases.append(result)
+      if values[index].seen.count < Self.valueLimit, values[index].seen.insert(value).inserted {
+        values[index].ordered.append(value)
+      }
     }
-    return order.compactMap { clusters[$0] }.sorted {
-      ($0.cases.count, $1.check, $1.pattern) > ($1.cases.count, $0.check, $0.pattern)
+  }
+}
+
+/// Builds failure clusters one case at a time.
+public struct ClusterAccumulator: Sendable {
+  private var clusters: [String: FailureCluster] = [:]
+
+  public init() {}
+
+  public mutating func add(_ result: CaseResult) {
+    let key = "\(result.id.check)\u{1}\(result.outcome.status)\u{1}\(result.outcome.pattern)"
+    clusters[key, default: FailureCluster(check: result.id.check, pattern: result.outcome.pattern,
+                                          status: result.outcome.status)].add(result)
+  }
+
+  /// Clusters by size, then check and pattern.
+  public var sorted: [FailureCluster] {
+    clusters.values.sorted {
+      ($0.count, $1.check, $1.pattern) > ($1.count, $0.check, $0.pattern)
     }
   }
 }

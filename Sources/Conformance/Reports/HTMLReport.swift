@@ -8,7 +8,7 @@ public enum HTMLReport {
 
   public static func document(_ tally: RunTally) -> String {
     guard let info = tally.info else { return "<!doctype html><title>conformance</title>" }
-    let clusters = FailureCluster.make(tally.problems)
+    let clusters = tally.clusters.sorted
     var html = """
       <!doctype html>
       <html lang="en">
@@ -100,11 +100,11 @@ public enum HTMLReport {
       html += """
         <details><summary><span class="\(cluster.status == .errored ? "error" : "fail")">\(icon)</span>
         <code>\(escape(cluster.check))</code> · \(escape(cluster.pattern)) ·
-        <strong>\(cluster.cases.count)</strong> case\(cluster.cases.count == 1 ? "" : "s")</summary>
+        <strong>\(cluster.count)</strong> case\(cluster.count == 1 ? "" : "s")</summary>
         <p class="span">\(span)</p>
 
         """
-      for example in cluster.cases.prefix(examplesPerCluster) {
+      for example in cluster.examples.prefix(examplesPerCluster) {
         html += exampleHTML(example)
       }
       html += "</details>\n"

@@ -46,14 +46,14 @@ public enum JUnitXML {
     let verdict = StepVerdict(step.counts)
     if verdict == .passed { return xml + "/>\n" }
     xml += ">\n"
-    let problems = step.problemIndices.map { tally.problems[$0] }
     switch verdict {
     case .error, .failure:
       let element = verdict == .error ? "error" : "failure"
       let wanted: Outcome.Status = verdict == .error ? .errored : .failed
-      let relevant = problems.filter { $0.outcome.status == wanted }
+      let relevant = step.examples.filter { $0.outcome.status == wanted }
+      let total = wanted == .errored ? step.counts.errored : step.counts.failed
       let first = relevant.first?.outcome.pattern ?? ""
-      let message = "\(relevant.count) of \(step.counts.total) cases \(wanted.rawValue): \(first)"
+      let message = "\(total) of \(step.counts.total) cases \(wanted.rawValue): \(first)"
       xml += "      <\(element) message=\"\(escape(message))\" type=\"\(escape(wanted == .errored ? "error" : "mismatch"))\">"
       var body = ""
       for result in relevant.prefix(casesPerBody) {
@@ -62,8 +62,8 @@ public enum JUnitXML {
         for line in result.outcome.detail { body += "  \(line)\n" }
         body += "  \(ExplainCommand.text(for: result.id))\n"
       }
-      if relevant.count > casesPerBody {
-        body += "… and \(relevant.count - casesPerBody) more in results.json\n"
+      if total > relevant.count {
+        body += "… and \(total - relevant.count) more in results.json\n"
       }
       xml += escape(body, attribute: false) + "</\(element)>\n"
     case .skipped:

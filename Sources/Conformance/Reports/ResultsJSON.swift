@@ -5,8 +5,45 @@ public enum ResultsJSON {
   /// Bumped whenever a reader of an older file would misread this one.
   public static let schema = "conformance-results/1"
 
-  /// The whole document for a finished run.
+  /// Writes `results.json` for a finished run whose failing cases were streamed to
+  /// `failuresFile` (one JSON object per line), without reading them all into memory.
+  public static func write(_ tally: RunTally, recordedCases: String?, failuresFile: URL,
+                           to url: URL) throws {
+    let marker = "@@failures@@"
+    let text = document(tally, recordedCases: recordedCases, failures: .string(marker)).rendered()
+    let parts = text.components(separatedBy: "\"\(marker)\"")
+    guard parts.count == 2 else { throw HarnessError("results.json: failure marker not unique") }
+    FileManager.default.createFile(atPath: url.path, contents: nil)
+    let output = try FileHandle(forWritingTo: url)
+    defer { try? output.close() }
+    output.write(Data((parts[0] + "[").utf8))
+    let input = try FileHandle(forReadingFrom: failuresFile)
+    defer { try? input.close() }
+    var first = true
+    var pending = Data()
+    while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+      pending.append(chunk)
+      var lines = pending.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      pending = Data(lines.removeLast())
+      var block = Data()
+      for line in lines where !line.isEmpty {
+        block.append(contentsOf: Array((first ? "\n    " : ",\n    ").utf8))
+        block.append(contentsOf: line)
+        first = false
+      }
+      output.write(block)
+    }
+    output.write(Data(((first ? "" : "\n  ") + "]" + parts[1] + "\n").utf8))
+  }
+
+  /// The whole document for a finished run, with the failures the tally kept in memory.
   public static func document(_ tally: RunTally, recordedCases: String?) -> JSONValue {
+    document(tally, recordedCases: recordedCases, failures: .array(tally.problems.map(caseJSON)))
+  }
+
+  static func document(_ tally: RunTally, recordedCases: String?, failures: JSONValue)
+    -> JSONValue
+  {
     guard let info = tally.info else { return .object([("schema", .string(schema))]) }
     let checks: [JSONValue] = info.checks.map { check in
       let counts = tally.checkCounts[check.id] ?? StatusCounts()
@@ -42,7 +79,7 @@ public enum ResultsJSON {
       ("skipReasons", .object(tally.skipReasons.sorted { $0.key < $1.key }
         .map { ($0.key, .int($0.value)) })),
       ("recordedCases", recordedCases.map(JSONValue.string) ?? .null),
-      ("failures", .array(tally.problems.map(caseJSON))),
+      ("failures", failures),
     ])
   }
 

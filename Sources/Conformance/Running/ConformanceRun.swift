@@ -21,6 +21,7 @@ public enum ConformanceRun {
     let directory = try ReportDirectory(validating: options.out)
     let corpus = try Corpus.load(options.request)
     let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard)
+    if options.dryRun { return Result(status: .clean, summary: describe(plan, corpus), reason: nil) }
     guard plan.caseCount > 0 else {
       throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
         + "--time-zones values together)")
@@ -31,12 +32,28 @@ public enum ConformanceRun {
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
                             versions: versions, staging: staging)
       try write(tally, into: staging, recordedCases: options.record == .all ? "cases.jsonl" : nil)
+      try FileManager.default.removeItem(at: staging.appendingPathComponent(failureLog))
       try directory.commit(staging)
       return summarize(tally, directory: directory)
     } catch {
       directory.discard(staging)
       throw error
     }
+  }
+
+  /// The plan's coverage as text, for `--dry-run`.
+  static func describe(_ plan: Plan, _ corpus: Corpus) -> [String] {
+    var lines = ["plan: \(plan.caseCount) cases in \(plan.steps.count) steps; "
+      + "\(corpus.locales.count) locales, \(corpus.calendars.count) calendars "
+      + "(\(corpus.invariantOnlyCalendars.count) invariant-only), \(corpus.zones.count) zones "
+      + "(\(corpus.zones.filter(\.sweepsEveryMonth).count) sweep every month, "
+      + "\(corpus.zones.reduce(0) { $0 + $1.aliases.count }) aliases folded), "
+      + "\(corpus.zones.reduce(0) { $0 + $1.transitions.count }) transitions"]
+    for coverage in plan.coverage {
+      lines.append("  \(coverage.check): \(coverage.cases) cases (cross product "
+        + "\(coverage.crossProduct)), \(coverage.zoneMonths) zone-months")
+    }
+    return lines
   }
 
   static func selectChecks(_ ids: [String]) throws(InputError) -> [any Check] {
@@ -50,14 +67,21 @@ public enum ConformanceRun {
 
   static func sweep(plan: Plan, corpus: Corpus, subject: Subject, options: RunOptions,
                     versions: RunVersions, staging: URL) throws -> RunTally {
-    let tally = RunTally()
+    let failures = try JSONLinesWriter(url: staging.appendingPathComponent(failureLog))
+    let tally = RunTally(keepProblems: false, failureSink: failures.append)
     let console = ConsoleRecorder(totalCases: plan.caseCount)
     let cases = options.record == .all
-      ? try CasesJSONLRecorder(url: staging.appendingPathComponent("cases.jsonl")) : nil
+      ? try JSONLinesWriter(url: staging.appendingPathComponent("cases.jsonl")) : nil
     let handler: EventHandler = { event in
       tally.record(event)
       console.record(event)
-      cases?.record(event)
+      switch event.kind {
+      case .caseEnded(let result): cases?.append(result)
+      case .runEnded:
+        cases?.close()
+        failures.close()
+      default: break
+      }
     }
     var kinds: [String: Int] = [:]
     for zone in corpus.zones {
@@ -79,10 +103,13 @@ public enum ConformanceRun {
     return tally
   }
 
+  /// The failing cases as they end, in the staging directory; spliced into results.json.
+  static let failureLog = ".failures.jsonl"
+
   static func write(_ tally: RunTally, into staging: URL, recordedCases: String?) throws {
-    try ReportFile.write(
-      ResultsJSON.document(tally, recordedCases: recordedCases).rendered() + "\n",
-      to: staging.appendingPathComponent("results.json"))
+    try ResultsJSON.write(tally, recordedCases: recordedCases,
+                          failuresFile: staging.appendingPathComponent(failureLog),
+                          to: staging.appendingPathComponent("results.json"))
     try ReportFile.write(JUnitXML.document(tally), to: staging.appendingPathComponent("junit.xml"))
     try ReportFile.write(HTMLReport.document(tally),
                          to: staging.appendingPathComponent("index.html"))
@@ -95,11 +122,11 @@ public enum ConformanceRun {
         + "\(totals.failed) failed, \(totals.errored) errored, \(totals.skipped) skipped",
     ]
     if let versions = tally.info?.versions { lines.append(versions.summary) }
-    let clusters = FailureCluster.make(tally.problems)
+    let clusters = tally.clusters.sorted
     if !clusters.isEmpty {
       lines.append("Most common failure patterns:")
       for cluster in clusters.prefix(8) {
-        lines.append("  \(cluster.cases.count) × \(cluster.check): \(cluster.pattern)")
+        lines.append("  \(cluster.count) × \(cluster.check): \(cluster.pattern)")
       }
     }
     for file in ["results.json", "junit.xml", "index.html"] {

@@ -8,17 +8,34 @@ public final class EvaluationContext {
   public let subject: Subject
   let oracle: OracleSession
   let calendars = SubjectCalendars()
+  private let locales: [String: Corpus.Locale]
 
   public init(corpus: Corpus, subject: Subject) {
     self.corpus = corpus
     self.subject = subject
     self.oracle = OracleSession(catalog: corpus.localeCatalog)
+    self.locales = Dictionary(corpus.locales.map { ($0.spelling, $0) },
+                              uniquingKeysWith: { first, _ in first })
   }
 
-  /// The oracle's month that starts on the case's `month` day in the case's calendar.
+  /// The corpus entry of a case's locale.
+  ///
+  /// - Throws: `SubjectUnavailable` when Foundation has no data for it (the case is
+  ///   skipped); `InputError` when the locale is not in this run.
+  func locale(_ spelling: String) throws -> Corpus.Locale {
+    guard let locale = locales[spelling] else {
+      throw InputError("locale '\(spelling)' is not in this run")
+    }
+    if let gap = locale.foundationGap { throw SubjectUnavailable(gap) }
+    return locale
+  }
+
+  /// The oracle's month that starts on the case's `month` day in the case's calendar
+  /// (Gregorian for checks whose subject has no calendar).
   func month(of id: CaseID) throws -> CalendarMonth {
-    guard let calendar = id.calendar, let day = id.month else {
-      throw HarnessError("\(id): needs calendar and month")
+    let calendar = id.calendar ?? "gregorian"
+    guard let day = id.month else {
+      throw HarnessError("\(id): needs a month")
     }
     guard let table = corpus.monthTables[calendar] else {
       throw InputError("\(id): calendar '\(calendar)' is not in this run")

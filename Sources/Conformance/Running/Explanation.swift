@@ -30,18 +30,20 @@ public enum Explanation {
     request.locales = id.locale.map { .list([$0]) } ?? .list(["en_US"])
     request.calendars = id.calendar.map { .list([$0]) } ?? .list(["gregorian"])
     request.zones = id.zone.map { .list([$0]) } ?? .list(["UTC"])
-    if let year = id.month?.gregorian.year {
+    let variantYear = id.variant.flatMap { $0.hasPrefix("year-") ? Int($0.dropFirst(5)) : nil }
+    if let year = id.month?.gregorian.year ?? variantYear {
       request.years = max(year - 1, CorpusRequest.supportedYears.lowerBound)...min(
         year + 1, CorpusRequest.supportedYears.upperBound)
-    }
-    if !check.variants.isEmpty, let variant = id.variant, !check.variants.contains(variant) {
-      throw InputError("case id '\(text)': variant '\(variant)' is not one of "
-        + check.variants.joined(separator: ", "))
     }
     if !check.dimensions.contains(.locale), id.firstWeekday == .own {
       throw InputError("case id '\(text)': fw=own needs a locale; use 1…7")
     }
     let corpus = try Corpus.load(request)
+    let variants = check.variants(in: corpus)
+    if let variant = id.variant, !variants.contains(variant) {
+      throw InputError("case id '\(text)': variant '\(variant)' is not one of "
+        + variants.prefix(8).joined(separator: ", ") + (variants.count > 8 ? ", …" : ""))
+    }
     let context = EvaluationContext(corpus: corpus, subject: subject)
     if id.month != nil { _ = try context.month(of: id) }
     let outcome = Runner.evaluate(id, check: check, context: context)

@@ -76,12 +76,12 @@ extension Plan {
           step.firstWeekdays = check.dimensions.contains(.locale)
             ? corpus.firstWeekdays : corpus.firstWeekdays.filter { $0 != .own }
         }
-        if check.dimensions.contains(.month), let calendar = group.calendar,
-          let zone = group.zone
-        {
-          step.months = months.months(calendar: calendar, zone: zone, coverage: check.monthCoverage)
+        // A check whose subject has no calendar names its months in Gregorian.
+        if check.dimensions.contains(.month), let zone = group.zone {
+          step.months = months.months(calendar: group.calendar ?? "gregorian", zone: zone,
+                                      coverage: check.monthCoverage)
         }
-        if check.dimensions.contains(.variant) { step.variants = check.variants }
+        if check.dimensions.contains(.variant) { step.variants = check.variants(for: group, in: corpus) }
         let empty = (weekdaysVary && step.firstWeekdays.isEmpty)
           || (check.dimensions.contains(.month) && step.months.isEmpty)
         if !empty { checkSteps.append(step) }
@@ -103,7 +103,9 @@ extension Plan {
       let values: [(inout CaseID) -> Void]
       switch dimension {
       case .locale: values = corpus.locales.map { locale in { $0.locale = locale.spelling } }
-      case .calendar: values = corpus.calendars.map { calendar in { $0.calendar = calendar } }
+      case .calendar:
+        let calendars = check.needsOracleCalendar ? corpus.oracleCalendars : corpus.calendars
+        values = calendars.map { calendar in { $0.calendar = calendar } }
       case .zone: values = corpus.zones.map { zone in { $0.zone = zone.id } }
       case .firstWeekday:
         values = corpus.firstWeekdays.map { setting in { $0.firstWeekday = setting } }
@@ -125,32 +127,36 @@ extension Plan {
 /// Chooses the months a check sweeps in one calendar and zone (see `MonthCoverage`).
 struct MonthSelection {
   let corpus: Corpus
+  private var zones: [String: Corpus.Zone] = [:]
   private var transitionDays: [String: Set<LocalDay>] = [:]
   private var cache: [String: [LocalDay]] = [:]
 
   init(corpus: Corpus) {
     self.corpus = corpus
-    for zone in corpus.zones { transitionDays[zone.id] = zone.transitionDays }
+    for zone in corpus.zones {
+      zones[zone.id] = zone
+      transitionDays[zone.id] = zone.transitionDays
+    }
   }
 
-  mutating func months(calendar: String, zone: String, coverage: MonthCoverage) -> [LocalDay] {
-    let key = "\(calendar)|\(zone)|\(coverage.rawValue)"
+  mutating func months(calendar: String, zone id: String, coverage: MonthCoverage) -> [LocalDay] {
+    let key = "\(calendar)|\(id)|\(coverage.rawValue)"
     if let cached = cache[key] { return cached }
-    guard let table = corpus.monthTables[calendar] else { return [] }
+    guard let table = corpus.monthTables[calendar], let zone = zones[id] else { return [] }
     let window = corpus.window
-    let days = transitionDays[zone] ?? []
-    var chosen: [LocalDay]
-    if !days.isEmpty {
-      let indices = Set(days.filter(window.contains).compactMap(table.index(containing:)))
-      chosen = indices.sorted().map { table.months[$0].firstDay }
-    } else if coverage == .every {
-      chosen = table.months.map(\.firstDay)
-    } else {
-      let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
-      chosen = Set(januaries.compactMap(table.index(containing:))).sorted()
-        .map { table.months[$0].firstDay }
+    let inWindow = table.months.indices.filter {
+      table.months[$0].endDay > window.lowerBound && table.months[$0].firstDay <= window.upperBound
     }
-    cache[key] = chosen
-    return chosen
+    var chosen = Set(
+      (transitionDays[id] ?? []).filter(window.contains).compactMap(table.index(containing:)))
+    if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth) {
+      chosen.formUnion(inWindow)
+    } else if zone.sweepsEveryMonth {
+      let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
+      chosen.formUnion(januaries.compactMap(table.index(containing:)))
+    }
+    let months = chosen.sorted().map { table.months[$0].firstDay }
+    cache[key] = months
+    return months
   }
 }

@@ -28,19 +28,26 @@ public struct PlanCoverage: Sendable {
     for dimension in check.dimensions {
       switch dimension {
       case .locale: product *= corpus.locales.count
-      case .calendar: product *= 1
+      case .calendar: product *= 1  // counted with the months below
       case .firstWeekday:
         product *= check.dimensions.contains(.locale)
           ? corpus.firstWeekdays.count : corpus.firstWeekdays.filter { $0 != .own }.count
       case .zone: product *= corpus.zones.count
       case .month: product *= 1
-      case .variant: product *= max(check.variants.count, 1)
+      case .variant: product *= max(check.variants(in: corpus).count, 1)
       }
     }
     // Months differ in number between calendars: sum the window's months over calendars.
+    let window = corpus.window
+    let monthCalendars = check.dimensions.contains(.calendar) ? corpus.oracleCalendars : ["gregorian"]
     let calendarFactor = check.dimensions.contains(.month)
-      ? corpus.calendars.reduce(0) { $0 + (corpus.monthTables[$1]?.months.count ?? 0) }
-      : (check.dimensions.contains(.calendar) ? corpus.calendars.count : 1)
+      ? monthCalendars.reduce(0) { total, calendar in
+        total + (corpus.monthTables[calendar]?.months.filter {
+          $0.endDay > window.lowerBound && $0.firstDay <= window.upperBound
+        }.count ?? 0)
+      }
+      : (check.dimensions.contains(.calendar)
+        ? (check.needsOracleCalendar ? corpus.oracleCalendars.count : corpus.calendars.count) : 1)
     self.crossProduct = product * calendarFactor
   }
 }

@@ -18,6 +18,8 @@ public struct RunOptions: Sendable {
   public var jobs: Int = ProcessInfoCores.count
   /// Shard k of n (1-based).
   public var shard: (index: Int, count: Int)?
+  /// Plan and print the coverage, without running anything.
+  public var dryRun = false
   /// The command line as given, for reports.
   public var arguments: [String] = []
 
@@ -47,6 +49,7 @@ public struct RunOptions: Sendable {
       ("record", record.rawValue),
       ("jobs", String(jobs)),
       ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
+      ("exhaustive", request.exhaustive ? "yes" : "no"),
       ("out", out.path),
     ]
   }

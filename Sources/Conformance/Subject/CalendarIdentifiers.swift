@@ -22,7 +22,24 @@ public enum CalendarIdentifiers {
     case "roc": .republicOfChina
     case "dangi": .dangi
     case "iso8601": .iso8601
+    case "bangla": .bangla
+    case "gujarati": .gujarati
+    case "kannada": .kannada
+    case "malayalam": .malayalam
+    case "marathi": .marathi
+    case "odia": .odia
+    case "tamil": .tamil
+    case "telugu": .telugu
+    case "vikram": .vikram
+    case "vietnamese": .vietnamese
     default: nil
     }
   }
+
+  /// Identifiers Foundation offers beyond `Corpora/calendars.txt`; the corpus asks libicu
+  /// whether it has each one, and those it lacks run invariant checks only.
+  public static let foundationExtras = [
+    "bangla", "gujarati", "kannada", "malayalam", "marathi", "odia", "tamil", "telugu", "vikram",
+    "vietnamese",
+  ]
 }

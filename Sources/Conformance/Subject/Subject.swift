@@ -18,6 +18,15 @@ public struct Subject: Sendable {
     -> Selection
   public var role: @Sendable (_ day: Date, _ selection: Selection, _ calendar: Calendar) -> Role
   public var days: @Sendable (_ month: Date, _ calendar: Calendar) -> [Date]
+  public var paging: @Sendable (_ month: Date, _ offset: Int, _ calendar: Calendar) -> Date?
+  public var nights: @Sendable (_ start: Date, _ end: Date, _ calendar: Calendar) -> Int
+  public var clampedReturn: @Sendable (_ comeback: Date, _ departure: Date) -> Date
+  public var text: @Sendable (_ kind: DateText, _ date: Date, _ calendar: Calendar,
+                              _ locale: Locale) -> String
+  /// Drives a disclosure row through taps and selections; one snapshot after each action.
+  public var disclosure: @Sendable (_ kind: DisclosureRow.Kind, _ start: Date,
+                                    _ actions: [DisclosureAction], _ calendar: Calendar,
+                                    _ locale: Locale) -> [DisclosureSnapshot]
 
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
   public static let pickerLogic = Subject(
@@ -27,6 +36,78 @@ public struct Subject: Sendable {
     closes: { InlineDatePickerDisclosureRule.closes(from: $0, to: $1, in: $2) },
     selecting: { CalendarRangeSelectorLogic.selecting($0, in: $1, calendar: $2) },
     role: { CalendarRangeSelectorLogic.role(of: $0, in: $1, calendar: $2) },
-    days: { CalendarRangeSelectorLogic.days(inMonthOf: $0, calendar: $1) }
+    days: { CalendarRangeSelectorLogic.days(inMonthOf: $0, calendar: $1) },
+    paging: { CalendarRangeSelectorLogic.paging($0, by: $1, calendar: $2) },
+    nights: { CalendarRangeSelectorLogic.nights(from: $0, to: $1, calendar: $2) },
+    clampedReturn: { InlineDatePickerDisclosureRule.clampedReturn($0, departure: $1) },
+    text: { kind, date, calendar, locale in kind.render(date, calendar, locale) },
+    disclosure: { kind, start, actions, calendar, locale in
+      var row = DisclosureRow(kind: kind, selection: start)
+      var snapshots = [DisclosureSnapshot(row, calendar, locale)]
+      for action in actions {
+        switch action {
+        case .tap: row.tap()
+        case .select(let date): row.select(date, calendar: calendar)
+        }
+        snapshots.append(DisclosureSnapshot(row, calendar, locale))
+      }
+      return snapshots
+    }
   )
+}
+
+/// The texts the seeds show for a date (`date-text` variants).
+public enum DateText: String, CaseIterable, Sendable {
+  /// Seed 000's row: abbreviated date.
+  case row
+  /// Seed 000's accessibility value: long date.
+  case accessibilityValue = "accessibility-value"
+  /// Seed 001's month title: wide month and year.
+  case monthTitle = "month-title"
+  /// Seed 001's day cell: `String(Int)` of the day number.
+  case dayLabel = "day-label"
+  /// Seed 001's day cell accessibility label: weekday, day, month, year.
+  case dayAccessibilityLabel = "day-accessibility-label"
+  /// Seed 003's list header: medium date style.
+  case header
+  /// Seed 004's text field: `yyyy-MM-dd` in the user's locale and calendar.
+  case field
+  /// Seed 004's field against what a form field means: ISO 8601 (Gregorian, ASCII digits).
+  case fieldISO = "field-iso8601"
+
+  func render(_ date: Date, _ calendar: Calendar, _ locale: Locale) -> String {
+    switch self {
+    case .row: DateTexts.rowText(date, calendar: calendar, locale: locale)
+    case .accessibilityValue: DateTexts.accessibilityValue(date, calendar: calendar, locale: locale)
+    case .monthTitle: DateTexts.monthTitle(date, calendar: calendar, locale: locale)
+    case .dayLabel: DateTexts.dayLabel(date, calendar: calendar)
+    case .dayAccessibilityLabel:
+      DateTexts.dayAccessibilityLabel(date, calendar: calendar, locale: locale)
+    case .header: DateTexts.headerText(date, calendar: calendar, locale: locale)
+    case .field, .fieldISO: DateTexts.fieldText(date, calendar: calendar, locale: locale)
+    }
+  }
+}
+
+/// What happens to a disclosure row in the `disclosure` check.
+public enum DisclosureAction: Sendable, Equatable {
+  case tap
+  case select(Date)
+}
+
+/// A disclosure row as the user sees it after one action.
+public struct DisclosureSnapshot: Sendable, Equatable, CustomStringConvertible {
+  public var isExpanded: Bool
+  public var label: String
+
+  public init(isExpanded: Bool, label: String) {
+    self.isExpanded = isExpanded
+    self.label = label
+  }
+
+  init(_ row: DisclosureRow, _ calendar: Calendar, _ locale: Locale) {
+    self.init(isExpanded: row.isExpanded, label: row.label(calendar: calendar, locale: locale))
+  }
+
+  public var description: String { "\(isExpanded ? "expanded" : "collapsed") · \(label)" }
 }

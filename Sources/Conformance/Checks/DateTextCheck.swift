@@ -1,0 +1,112 @@
+import Foundation
+import ICUOracle
+
+/// `date-text` (seeds 000, 001, 003, 004): every text the seeds show for a date, against
+/// `udat_format` with the equivalent skeleton, style or pattern in the same locale, calendar
+/// and zone.
+///
+/// The equivalences are swift-foundation's own (measured: through Foundation's ICU they
+/// reproduce its output byte for byte): `.abbreviated` is skeleton `yMMMd`, `.long` is
+/// `yMMMMd`, `month(.wide).year()` is `yMMMM`, `weekday(.wide).day().month(.wide).year()` is
+/// `yMMMMdEEEE`, a medium `DateFormatter` is ICU's medium date style, `dateFormat` is the
+/// pattern; always with the calendar keyword set. The day cell's `String(Int)` is compared
+/// with the locale's pattern `d` (its digits), and seed 004's field also with the ISO 8601
+/// text a form field means (Gregorian, ASCII digits): that is where `yyyy` in a Buddhist or
+/// Arabic locale goes wrong.
+public struct DateTextCheck: Check {
+  public let id = "date-text"
+  public let summary =
+    "texts of seeds 000/001/003/004 (row, titles, labels, header, yyyy-MM-dd field) vs udat_format in the same locale and calendar"
+  public let seeds = ["000", "001", "003", "004"]
+  public let dimensions: [Dimension] = [.locale, .calendar, .variant]
+  public let groupDimensions: [Dimension] = [.locale, .calendar]
+  public let variants = DateText.allCases.map(\.rawValue)
+
+  /// The zone texts are formatted in; the days are chosen so that zone plays no part.
+  static let zone = "UTC"
+
+  public init() {}
+
+  /// The oracle's format for a text in an ICU locale id that carries the calendar keyword.
+  static func spec(_ text: DateText) -> FormatSpec {
+    switch text {
+    case .row: .skeleton("yMMMd")
+    case .accessibilityValue: .skeleton("yMMMMd")
+    case .monthTitle: .skeleton("yMMMM")
+    case .dayLabel: .pattern("d")
+    case .dayAccessibilityLabel: .skeleton("yMMMMdEEEE")
+    case .header: .style(.medium)
+    case .field, .fieldISO: .pattern("yyyy-MM-dd")
+    }
+  }
+
+  /// The days each calendar's texts are checked on: era starts (1989-01-08 Heisei, 2019-05-01
+  /// Reiwa), a leap month (1995-09-25, Chinese), Nowruz 2026, and the first day of the first
+  /// leap month of the calendar in the window, if it has one. Noon UTC of each.
+  static func days(_ calendar: String, _ corpus: Corpus) -> [LocalDay] {
+    var days = [LocalDay(year: 1989, month: 1, day: 8), LocalDay(year: 1995, month: 9, day: 25),
+                LocalDay(year: 2019, month: 5, day: 1), LocalDay(year: 2026, month: 3, day: 21)]
+    if let leap = corpus.monthTables[calendar]?.months.first(where: {
+      $0.isLeapMonth && corpus.window.contains($0.firstDay)
+    }), !days.contains(leap.firstDay) {
+      days.append(leap.firstDay)
+    }
+    return days
+  }
+
+  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    guard let spelling = id.locale, let calendarID = id.calendar, let variant = id.variant,
+      let text = DateText(rawValue: variant)
+    else { throw InputError("\(id): date-text needs locale, calendar and a known variant") }
+    let locale = try context.locale(spelling)
+    let calendar = try context.calendars.calendar(calendarID, zone: Self.zone, locale: spelling)
+    let days = Self.days(calendarID, context.corpus)
+    let instants = days.map { $0.utcMidnightMillis + 43_200_000 }
+    let actual = instants.map {
+      context.subject.text(text, EvaluationContext.date($0), calendar, calendar.locale ?? .current)
+    }
+    let expected: [String]
+    let oracleLocale: String
+    if text == .fieldISO {
+      oracleLocale = "en_US_POSIX@calendar=gregorian"
+      expected = days.map(\.description)
+    } else {
+      oracleLocale = try context.corpus.localeCatalog.id(locale.icuID, settingKeyword: "calendar",
+                                                         to: calendarID)
+      let format = try context.oracle.format(locale: oracleLocale, zone: Self.zone, Self.spec(text))
+      expected = try instants.map { (millis) throws(ICUError) in try format.format(millis) }
+    }
+    return .comparing(
+      expected: .strings(expected), actual: .strings(actual),
+      pattern: Self.pattern(text, expected: expected, actual: actual),
+      detail: ["days: " + days.map(\.description).joined(separator: ", ") + " (noon UTC)",
+               "oracle: \(text == .fieldISO ? "ISO 8601 date" : Self.spec(text).description) in \(oracleLocale)"])
+  }
+
+  /// Tells digits, spacing and punctuation apart from different words.
+  static func pattern(_ text: DateText, expected: [String], actual: [String]) -> String {
+    let pairs = zip(expected, actual).filter { $0 != $1 }
+    guard let (wanted, got) = pairs.first else { return "" }
+    let prefix = "\(text.rawValue): "
+    if text == .fieldISO {
+      return prefix + (got.unicodeScalars.contains { $0.value > 0x7F }
+        ? "field text has non-ASCII digits" : "field text is not the ISO 8601 date")
+    }
+    func digits(_ s: String) -> [UInt32] {
+      s.unicodeScalars.compactMap { $0.properties.numericType == .decimal ? UInt32($0.properties.numericValue ?? -1) : nil }
+    }
+    func skeleton(_ s: String) -> String {
+      String(s.unicodeScalars.filter {
+        $0.properties.numericType != .decimal && !$0.properties.isWhitespace
+          && $0.properties.generalCategory != .format && !$0.properties.isDash
+          && !",.،".unicodeScalars.contains($0)
+      }.map(Character.init))
+    }
+    if digits(wanted) == digits(got) && skeleton(wanted) == skeleton(got) {
+      let scripts = Set(got.unicodeScalars.filter { $0.properties.numericType == .decimal }.map { $0.value >> 4 })
+        != Set(wanted.unicodeScalars.filter { $0.properties.numericType == .decimal }.map { $0.value >> 4 })
+      return prefix + (scripts ? "digits in another script" : "spacing or punctuation differs")
+    }
+    return prefix + "text differs"
+  }
+}

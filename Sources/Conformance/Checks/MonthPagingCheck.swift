@@ -1,0 +1,69 @@
+import Foundation
+import ICUOracle
+
+/// `month-paging` (seed 001): the previous and next month buttons
+/// (`date(byAdding: .month, value: ±1)`) must land in the month before and after.
+///
+/// From three instants of each month (its first instant, its middle, the middle of its last
+/// day), +1 must land in libicu's next month and −1 in its previous one. Holding for every
+/// month and instant is what makes repeated taps visit every month once, in order, across
+/// leap months (Hebrew Adar I/II, Chinese and Dangi) and era changes (Japanese).
+public struct MonthPagingCheck: Check {
+  public let id = "month-paging"
+  public let summary =
+    "month buttons, date(byAdding: .month, ±1) (seed 001), vs libicu's previous and next month"
+  public let seeds = ["001"]
+  public let dimensions: [Dimension] = [.calendar, .zone, .month]
+  public let groupDimensions: [Dimension] = [.calendar, .zone]
+
+  public init() {}
+
+  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    guard let calendarID = id.calendar, let zone = id.zone,
+      let table = context.corpus.monthTables[calendarID]
+    else { throw HarnessError("\(id): month-paging needs calendar and zone") }
+    let month = try context.month(of: id)
+    guard let index = table.index(containing: month.firstDay), index > 0,
+      index + 1 < table.months.count
+    else { throw HarnessError("\(id): the month table has no neighbours for \(month.firstDay)") }
+    let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone,
+                                               days: true)
+    let calendar = try context.calendars.calendar(calendarID, zone: zone)
+    let timeline = try context.oracle.timeline(zone)
+    let lastDay = geometry.days.last.map { ($0.start + $0.end) / 2 } ?? geometry.probe
+    let origins = [("first instant", geometry.firstInstant), ("middle", geometry.probe),
+                   ("last day", lastDay)]
+    var expected: [Value] = []
+    var actual: [Value] = []
+    var kinds: Set<String> = []
+    for (name, origin) in origins {
+      for offset in [1, -1] {
+        let wanted = table.months[index + offset]
+        let landing = context.subject.paging(EvaluationContext.date(origin), offset, calendar)
+        let label = "\(offset > 0 ? "+1" : "-1") from \(name)"
+        expected.append(.string("\(label): \(wanted.reading)"))
+        guard let landing else {
+          actual.append(.string("\(label): no date"))
+          kinds.insert("no date")
+          continue
+        }
+        let day = try timeline.localDay(at: EvaluationContext.millis(landing))
+        let reached = table.index(containing: day)
+        actual.append(.string("\(label): \(reached.map { table.months[$0].reading } ?? "day \(day)")"))
+        if reached != index + offset {
+          let step = (reached ?? index) - index
+          kinds.insert(step == 0 ? "stays in the same month"
+            : abs(step) > 1 ? "skips a month" : "goes the wrong way")
+        }
+      }
+    }
+    return .comparing(
+      expected: .list(expected), actual: .list(actual),
+      pattern: "paging " + kinds.sorted().joined(separator: ", "),
+      detail: ["origins: " + origins.map { "\($0.0) \((try? timeline.wallText(at: $0.1)) ?? "?")" }
+        .joined(separator: "; ")],
+      months: MonthReadings(
+        oracle: month.reading,
+        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar)))
+  }
+}

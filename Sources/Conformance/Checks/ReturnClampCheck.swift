@@ -1,0 +1,66 @@
+import Foundation
+import ICUOracle
+
+/// `return-clamp` (seed 000's demo): when the departure changes, the return date is moved to
+/// it if the departure passes it (`comeback < newValue`).
+///
+/// The seed compares instants; a picker means days. Pairs of (departure, return) instants
+/// around every midnight and transition of a month, in both orders: the return must end on
+/// the departure's local day when that day is later than its own, and keep its own day
+/// otherwise. Local days are libicu's. The subject uses no calendar, so the check is swept
+/// over zone × month (Gregorian months).
+public struct ReturnClampCheck: Check {
+  public let id = "return-clamp"
+  public let summary =
+    "the return date follows the departure only when the departure's day passes it (seed 000 demo), by libicu's local days"
+  public let seeds = ["000"]
+  public let dimensions: [Dimension] = [.zone, .month]
+  public let groupDimensions: [Dimension] = [.zone]
+  public let monthCoverage = MonthCoverage.transitionMonths
+
+  public init() {}
+
+  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    guard let zone = id.zone else { throw HarnessError("\(id): return-clamp needs a zone") }
+    let month = try context.month(of: id)
+    let geometry = try context.oracle.geometry(of: month, calendar: "gregorian", zone: zone,
+                                               days: true)
+    let timeline = try context.oracle.timeline(zone)
+    let transitions = try timeline.transitions(
+      from: geometry.firstInstant - SameDayClosingCheck.pairWindow,
+      to: geometry.endInstant + SameDayClosingCheck.pairWindow)
+    let instants = SameDayClosingCheck.instants(geometry: geometry, transitions: transitions)
+    let days = try instants.map { (instant) throws(ICUError) in try timeline.localDay(at: instant) }
+    var expected: [Value] = []
+    var actual: [Value] = []
+    var pairs = 0
+    var shapes: Set<String> = []
+    for i in instants.indices {
+      for j in instants.indices where i != j
+        && abs(instants[j] - instants[i]) <= SameDayClosingCheck.pairWindow
+      {
+        pairs += 1
+        let (departure, comeback) = (i, j)
+        let wanted = max(days[departure], days[comeback])
+        let result = context.subject.clampedReturn(
+          EvaluationContext.date(instants[comeback]), EvaluationContext.date(instants[departure]))
+        let got = try timeline.localDay(at: EvaluationContext.millis(result))
+        guard got != wanted else { continue }
+        let pair = "departure \(try timeline.wallText(at: instants[departure])), "
+          + "return \(try timeline.wallText(at: instants[comeback]))"
+        shapes.insert(got < wanted ? "return left before the departure's day"
+          : "return moved off its own later day")
+        expected.append(.string("\(pair): return on \(wanted)"))
+        actual.append(.string("\(pair): return on \(got)"))
+      }
+    }
+    let agree = Value.string("\(pairs) pairs agree")
+    let kinds = Set(transitions.flatMap(\.kinds)).sorted().map(\.rawValue)
+    return .comparing(
+      expected: expected.isEmpty ? agree : .list(expected),
+      actual: actual.isEmpty ? agree : .list(actual),
+      pattern: shapes.sorted().joined(separator: "; ")
+        + (kinds.isEmpty ? "" : " near " + kinds.joined(separator: "+")),
+      detail: ["\(pairs) (departure, return) pairs, \(expected.count) disagree"])
+  }
+}

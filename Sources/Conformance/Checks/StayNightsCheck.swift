@@ -1,0 +1,66 @@
+import Foundation
+import ICUOracle
+
+/// `stay-nights` (seed 001's demo): the "N nights" summary between two picked days,
+/// `dateComponents([.day], from: start, to: end).day`.
+///
+/// Pairs of day starts: the month's first and last day, its first two days, and the days
+/// either side of every transition. Expected: libicu's field difference in days
+/// (`ucal_getFieldDifference(DATE)`) between the same instants, in the same calendar and zone,
+/// with ICU's default wall-time policies (those of Foundation's own day arithmetic). Where a
+/// date is skipped (Pacific/Apia 2011-12-30), one night passes between the 29th and the 31st.
+public struct StayNightsCheck: Check {
+  public let id = "stay-nights"
+  public let summary =
+    "the \"N nights\" summary (seed 001 demo) vs libicu's day difference between the picked days"
+  public let seeds = ["001"]
+  public let dimensions: [Dimension] = [.calendar, .zone, .month]
+  public let groupDimensions: [Dimension] = [.calendar, .zone]
+  public let monthCoverage = MonthCoverage.transitionMonths
+
+  public init() {}
+
+  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    guard let calendarID = id.calendar, let zone = id.zone else {
+      throw HarnessError("\(id): stay-nights needs calendar and zone")
+    }
+    let month = try context.month(of: id)
+    let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone,
+                                               days: true)
+    let calendar = try context.calendars.calendar(calendarID, zone: zone)
+    let icu = try context.oracle.calendar(calendarID, zone: zone)
+    let timeline = try context.oracle.timeline(zone)
+    let transitions = try timeline.transitions(from: geometry.firstInstant,
+                                               to: geometry.endInstant)
+    let days = geometry.days
+    var pairs: Set<[Int]> = [[0, days.count - 1], [0, 1]]
+    for day in Set(transitions.flatMap(\.localDays)) {
+      guard let index = days.firstIndex(where: { $0.day >= day }) else { continue }
+      for (a, b) in [(index - 1, index + 1), (index - 1, index), (index, index + 1)]
+      where a >= 0 && b < days.count && a < b {
+        pairs.insert([a, b])
+      }
+    }
+    var expected: [Value] = []
+    var actual: [Value] = []
+    for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+      let (from, to) = (days[pair[0]], days[pair[1]])
+      try icu.setMillis(from.start)
+      let nights = Int(try icu.difference(to: to.start, in: .date))
+      let subject = context.subject.nights(
+        EvaluationContext.date(from.start), EvaluationContext.date(to.start), calendar)
+      let label = "\(from.day) → \(to.day)"
+      expected.append(.string("\(label): \(nights)"))
+      actual.append(.string("\(label): \(subject)"))
+    }
+    let kinds = Set(transitions.flatMap(\.kinds)).sorted().map(\.rawValue)
+    return .comparing(
+      expected: .list(expected), actual: .list(actual),
+      pattern: "night count differs" + (kinds.isEmpty ? "" : " across " + kinds.joined(separator: "+")),
+      detail: ["pairs of day starts; transitions in the month: "
+        + (kinds.isEmpty ? "none" : kinds.joined(separator: ", "))],
+      months: MonthReadings(
+        oracle: month.reading,
+        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar)))
+  }
+}

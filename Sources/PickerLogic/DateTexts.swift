@@ -1,0 +1,73 @@
+import Foundation
+
+/// The texts the seeds show for a date, produced the way each seed produces them.
+///
+/// Every function takes the user's calendar (which carries the time zone) and locale, as the
+/// seeds' views do through their environment; none fixes a locale or a calendar, because
+/// that is what the seeds do and where they go wrong.
+public enum DateTexts {
+  /// Seed 000's row: `date.formatted(date: .abbreviated, time: .omitted)`.
+  public static func rowText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+    date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale,
+                                    calendar: calendar, timeZone: calendar.timeZone))
+  }
+
+  /// Seed 000's accessibility value: `date.formatted(date: .long, time: .omitted)`.
+  public static func accessibilityValue(_ date: Date, calendar: Calendar, locale: Locale)
+    -> String
+  {
+    date.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: locale,
+                                    calendar: calendar, timeZone: calendar.timeZone))
+  }
+
+  /// Seed 001's month title: `Date.FormatStyle().month(.wide).year()`.
+  public static func monthTitle(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+    date.formatted(style(Date.FormatStyle().month(.wide).year(), calendar, locale))
+  }
+
+  /// Seed 001's day cell: `String(calendar.component(.day, from: day))`, in any locale.
+  public static func dayLabel(_ date: Date, calendar: Calendar) -> String {
+    String(calendar.component(.day, from: date))
+  }
+
+  /// Seed 001's day cell accessibility label: weekday, day, month and year, all wide.
+  public static func dayAccessibilityLabel(_ date: Date, calendar: Calendar, locale: Locale)
+    -> String
+  {
+    date.formatted(style(Date.FormatStyle().weekday(.wide).day().month(.wide).year(), calendar,
+                         locale))
+  }
+
+  /// Seed 003's list header: a `DateFormatter` with the medium date style and no time.
+  public static func headerText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = locale
+    formatter.calendar = calendar
+    formatter.timeZone = calendar.timeZone
+    formatter.dateStyle = .medium
+    formatter.timeStyle = .none
+    return formatter.string(from: date)
+  }
+
+  /// Seed 004's text field after "Done": a `DateFormatter` with `dateFormat = "yyyy-MM-dd"`
+  /// and the user's locale and calendar (the seed sets neither).
+  public static func fieldText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = locale
+    formatter.calendar = calendar
+    formatter.timeZone = calendar.timeZone
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter.string(from: date)
+  }
+
+  /// Seed 001's `format(_:_:)`: the style with the view's calendar, zone and locale.
+  static func style(_ base: Date.FormatStyle, _ calendar: Calendar, _ locale: Locale)
+    -> Date.FormatStyle
+  {
+    var style = base
+    style.calendar = calendar
+    style.timeZone = calendar.timeZone
+    style.locale = locale
+    return style
+  }
+}
