@@ -41,11 +41,13 @@ public struct DateTextCheck: Check {
   }
 
   /// The days each calendar's texts are checked on: era starts (1989-01-08 Heisei, 2019-05-01
-  /// Reiwa), a leap month (1995-09-25, Chinese), Nowruz 2026, and the first day of the first
-  /// leap month of the calendar in the window, if it has one. Noon UTC of each.
+  /// Reiwa), a leap month (1995-09-25, Chinese), a day whose week belongs to the next year
+  /// (2024-12-30: `YYYY` and `yyyy` differ), Nowruz 2026, and the first day of the first leap
+  /// month of the calendar in the window, if it has one. Noon UTC of each.
   static func days(_ calendar: String, _ corpus: Corpus) -> [LocalDay] {
     var days = [LocalDay(year: 1989, month: 1, day: 8), LocalDay(year: 1995, month: 9, day: 25),
-                LocalDay(year: 2019, month: 5, day: 1), LocalDay(year: 2026, month: 3, day: 21)]
+                LocalDay(year: 2019, month: 5, day: 1), LocalDay(year: 2024, month: 12, day: 30),
+                LocalDay(year: 2026, month: 3, day: 21)]
     if let leap = corpus.monthTables[calendar]?.months.first(where: {
       $0.isLeapMonth && corpus.window.contains($0.firstDay)
     }), !days.contains(leap.firstDay) {

@@ -35,19 +35,34 @@ public final class ConsoleRecorder: @unchecked Sendable {
   }
 }
 
-/// Appends cases as JSON lines to a file, buffered: `cases.jsonl` (`--record all`) and the
-/// failure log that `results.json` is assembled from.
+/// Appends cases' JSON lines to a file, buffered: `cases.jsonl` (`--record all`), and the
+/// failure log that `results.json` embeds, written with the array's separators in place
+/// (`separator` before every line but the first) so it can be copied in byte for byte.
 public final class JSONLinesWriter: @unchecked Sendable {
   private let handle: FileHandle
   private var buffer = ""
+  private let separator: String?
+  private var first = true
+  /// How many lines were appended.
+  public private(set) var count = 0
 
-  public init(url: URL) throws {
+  /// - Parameter separator: written between lines instead of a plain newline, e.g.
+  ///   `",\n    "` for a JSON array; `nil` for JSON Lines.
+  public init(url: URL, separator: String? = nil) throws {
     FileManager.default.createFile(atPath: url.path, contents: nil)
     handle = try FileHandle(forWritingTo: url)
+    self.separator = separator
   }
 
   public func append(_ result: CaseResult) {
-    buffer += ResultsJSON.caseJSON(result).rendered(indent: nil) + "\n"
+    if let separator {
+      if !first { buffer += separator }
+      buffer += result.jsonLine
+    } else {
+      buffer += result.jsonLine + "\n"
+    }
+    first = false
+    count += 1
     if buffer.utf8.count > 1 << 20 { flush() }
   }
 

@@ -30,6 +30,18 @@ public typealias EventHandler = @Sendable (Event) -> Void
 public struct CaseResult: Sendable {
   public var id: CaseID
   public var outcome: Outcome
+  /// The case as one line of JSON, rendered by the worker that evaluated it (failing cases
+  /// always, every case with `--record all`), so the delivering thread only copies text.
+  public var json: String?
+
+  public init(id: CaseID, outcome: Outcome, json: String? = nil) {
+    self.id = id
+    self.outcome = outcome
+    self.json = json
+  }
+
+  /// The JSON line, rendered now if the worker did not.
+  public var jsonLine: String { json ?? ResultsJSON.caseJSON(self).rendered(indent: nil) }
 }
 
 /// The totals of one step (one JUnit testcase).

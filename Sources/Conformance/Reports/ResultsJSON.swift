@@ -5,8 +5,11 @@ public enum ResultsJSON {
   /// Bumped whenever a reader of an older file would misread this one.
   public static let schema = "conformance-results/1"
 
+  /// The separator the failure log is written with, so it is the body of a JSON array.
+  public static let failureSeparator = ",\n    "
+
   /// Writes `results.json` for a finished run whose failing cases were streamed to
-  /// `failuresFile` (one JSON object per line), without reading them all into memory.
+  /// `failuresFile` (written with `failureSeparator`), copying them in without parsing.
   public static func write(_ tally: RunTally, recordedCases: String?, failuresFile: URL,
                            to url: URL) throws {
     let marker = "@@failures@@"
@@ -16,24 +19,14 @@ public enum ResultsJSON {
     FileManager.default.createFile(atPath: url.path, contents: nil)
     let output = try FileHandle(forWritingTo: url)
     defer { try? output.close() }
-    output.write(Data((parts[0] + "[").utf8))
     let input = try FileHandle(forReadingFrom: failuresFile)
     defer { try? input.close() }
-    var first = true
-    var pending = Data()
-    while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-      pending.append(chunk)
-      var lines = pending.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      pending = Data(lines.removeLast())
-      var block = Data()
-      for line in lines where !line.isEmpty {
-        block.append(contentsOf: Array((first ? "\n    " : ",\n    ").utf8))
-        block.append(contentsOf: line)
-        first = false
-      }
-      output.write(block)
+    let empty = tally.totals.failed + tally.totals.errored == 0
+    output.write(Data((parts[0] + (empty ? "[" : "[\n    ")).utf8))
+    while let chunk = try input.read(upToCount: 4 << 20), !chunk.isEmpty {
+      output.write(chunk)
     }
-    output.write(Data(((first ? "" : "\n  ") + "]" + parts[1] + "\n").utf8))
+    output.write(Data(((empty ? "" : "\n  ") + "]" + parts[1] + "\n").utf8))
   }
 
   /// The whole document for a finished run, with the failures the tally kept in memory.

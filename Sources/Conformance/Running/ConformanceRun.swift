@@ -67,7 +67,8 @@ public enum ConformanceRun {
 
   static func sweep(plan: Plan, corpus: Corpus, subject: Subject, options: RunOptions,
                     versions: RunVersions, staging: URL) throws -> RunTally {
-    let failures = try JSONLinesWriter(url: staging.appendingPathComponent(failureLog))
+    let failures = try JSONLinesWriter(url: staging.appendingPathComponent(failureLog),
+                                       separator: ResultsJSON.failureSeparator)
     let tally = RunTally(keepProblems: false, failureSink: failures.append)
     let console = ConsoleRecorder(totalCases: plan.caseCount)
     let cases = options.record == .all
@@ -96,10 +97,10 @@ public enum ConformanceRun {
       checks: plan.checks.map { ($0.id, $0.summary) }, started: started,
       subject: subject.name))))
     let clock = ContinuousClock.now
-    Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs).run(handler)
+    Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
+           renderAll: options.record == .all).run(handler)
     let elapsed = ContinuousClock.now - clock
-    handler(Event(.runEnded(elapsed: Double(elapsed.components.seconds)
-      + Double(elapsed.components.attoseconds) / 1e18)))
+    handler(Event(.runEnded(elapsed: elapsed.seconds)))
     return tally
   }
 

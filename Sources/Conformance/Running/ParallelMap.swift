@@ -8,7 +8,11 @@ enum ParallelMap {
   ) -> [R] {
     let results = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
     results.initialize(repeating: nil)
-    defer { results.deallocate() }
+    defer {
+      // deallocate() alone would leak every result the buffer still holds.
+      _ = results.deinitialize()
+      results.deallocate()
+    }
     nonisolated(unsafe) let output = results
     let next = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, items.count))) { _ in
@@ -24,8 +28,8 @@ enum ParallelMap {
 }
 
 /// The number of cores this process may use.
-enum ProcessInfoCores {
-  static var count: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+public enum ProcessInfoCores {
+  public static var count: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
 
 #if canImport(Glibc)

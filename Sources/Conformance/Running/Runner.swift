@@ -1,48 +1,61 @@
-import Dispatch
 import Foundation
 
-/// Runs a plan on every core and reports each case as an event, in plan order whatever the
-/// scheduling.
+/// Runs a plan on worker threads and reports each case as an event, in plan order whatever
+/// the scheduling.
 public struct Runner: Sendable {
   public var plan: Plan
   public var corpus: Corpus
   public var subject: Subject
   /// Threads evaluating steps at once.
   public var workers: Int
+  /// Render every case's JSON line in the workers (`--record all`), not only failing ones.
+  public var renderAll = false
 
   public init(plan: Plan, corpus: Corpus, subject: Subject,
-              workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+              workers: Int = ProcessInfoCores.count, renderAll: Bool = false) {
     self.plan = plan
     self.corpus = corpus
     self.subject = subject
     self.workers = max(1, workers)
+    self.renderAll = renderAll
   }
 
-  /// Evaluates every step; `handler` sees caseEnded and stepEnded events in plan order.
+  /// Evaluates every step; `handler` sees caseEnded and stepEnded events in plan order, on
+  /// the calling thread.
   ///
-  /// Steps run in windows of a few per worker: a window is evaluated in parallel, then
-  /// delivered in order, so memory holds one window of results, not the run.
+  /// Workers take steps in order and may run ahead of delivery by a bounded number of
+  /// steps, so the results held in memory stay bounded while delivery (reports, logs)
+  /// overlaps with evaluation.
   public func run(_ handler: EventHandler) {
-    let contexts = ContextPool { EvaluationContext(corpus: corpus, subject: subject) }
-    let window = workers * 8
-    var start = 0
-    while start < plan.steps.count {
-      let end = min(start + window, plan.steps.count)
-      let slice = Array(plan.steps[start..<end])
-      let checks = plan.checks
-      let results = ParallelMap.run(slice, workers: workers) { step in
-        let context = contexts.take()
-        defer { contexts.give(context) }
-        return Self.evaluate(step, check: checks[step.checkIndex], context: context)
+    let steps = plan.steps
+    let checks = plan.checks
+    let pipeline = StepPipeline(count: steps.count, maxAhead: workers * 8)
+    let corpus = self.corpus
+    let subject = self.subject
+    let renderAll = self.renderAll
+    let finished = DispatchGroup()
+    for _ in 0..<workers {
+      finished.enter()
+      let thread = Thread {
+        let context = EvaluationContext(corpus: corpus, subject: subject)
+        while let index = pipeline.claim() {
+          let step = steps[index]
+          pipeline.complete(index, Self.evaluate(step, check: checks[step.checkIndex],
+                                                 context: context, renderAll: renderAll))
+        }
+        finished.leave()
       }
-      for (step, result) in zip(slice, results) {
-        for caseResult in result.cases { handler(Event(.caseEnded(caseResult))) }
-        handler(Event(.stepEnded(StepResult(
-          check: plan.checks[step.checkIndex].id, name: step.name, counts: result.counts,
-          duration: result.duration))))
-      }
-      start = end
+      thread.stackSize = 8 << 20
+      thread.start()
     }
+    for (index, step) in steps.enumerated() {
+      let result = pipeline.take(index)
+      for caseResult in result.cases { handler(Event(.caseEnded(caseResult))) }
+      handler(Event(.stepEnded(StepResult(
+        check: checks[step.checkIndex].id, name: step.name, counts: result.counts,
+        duration: result.duration))))
+    }
+    finished.wait()
   }
 
   /// Evaluates one case by itself (for `explain` and tests).
@@ -60,41 +73,78 @@ public struct Runner: Sendable {
     }
   }
 
-  static func evaluate(_ step: Plan.Step, check: any Check, context: EvaluationContext)
-    -> (cases: [CaseResult], counts: StatusCounts, duration: Double)
+  /// The results of one step.
+  struct StepOutcome: Sendable {
+    var cases: [CaseResult]
+    var counts: StatusCounts
+    var duration: Double
+  }
+
+  static func evaluate(_ step: Plan.Step, check: any Check, context: EvaluationContext,
+                       renderAll: Bool = false) -> StepOutcome
   {
     let clock = ContinuousClock.now
     var counts = StatusCounts()
     let cases = step.cases().map { id in
       let outcome = evaluate(id, check: check, context: context)
       counts.add(outcome.status)
-      return CaseResult(id: id, outcome: outcome)
+      var result = CaseResult(id: id, outcome: outcome)
+      if renderAll || outcome.status == .failed || outcome.status == .errored {
+        result.json = ResultsJSON.caseJSON(result).rendered(indent: nil)
+      }
+      return result
     }
     let elapsed = ContinuousClock.now - clock
-    let seconds = Double(elapsed.components.seconds)
-      + Double(elapsed.components.attoseconds) / 1e18
-    return (cases, counts, seconds)
+    return StepOutcome(cases: cases, counts: counts, duration: elapsed.seconds)
   }
 }
 
-/// Evaluation contexts for worker threads: a context holds ICU handles that must not be used
-/// by two threads at once, so each step borrows one.
-final class ContextPool: @unchecked Sendable {
-  private let lock = NSLock()
-  private var idle: [EvaluationContext] = []
-  private let make: () -> EvaluationContext
+extension Duration {
+  /// The duration in seconds, as a `Double`.
+  var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}
 
-  init(make: @escaping () -> EvaluationContext) { self.make = make }
+/// Hands step indices to workers in order and their results to the delivering thread in
+/// order; workers wait when they are `maxAhead` steps ahead of delivery.
+final class StepPipeline: @unchecked Sendable {
+  private let condition = NSCondition()
+  private let count: Int
+  private let maxAhead: Int
+  private var nextClaim = 0
+  private var delivered = 0
+  private var results: [Int: Runner.StepOutcome] = [:]
 
-  func take() -> EvaluationContext {
-    lock.lock()
-    defer { lock.unlock() }
-    return idle.popLast() ?? make()
+  init(count: Int, maxAhead: Int) {
+    self.count = count
+    self.maxAhead = max(1, maxAhead)
   }
 
-  func give(_ context: EvaluationContext) {
-    lock.lock()
-    idle.append(context)
-    lock.unlock()
+  /// The next step to evaluate, or `nil` when every step has been claimed.
+  func claim() -> Int? {
+    condition.lock()
+    defer { condition.unlock() }
+    while nextClaim < count && nextClaim - delivered >= maxAhead { condition.wait() }
+    guard nextClaim < count else { return nil }
+    nextClaim += 1
+    return nextClaim - 1
+  }
+
+  func complete(_ index: Int, _ outcome: Runner.StepOutcome) {
+    condition.lock()
+    results[index] = outcome
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits for step `index` (the next one to deliver) and removes its results.
+  func take(_ index: Int) -> Runner.StepOutcome {
+    condition.lock()
+    defer { condition.unlock() }
+    while results[index] == nil { condition.wait() }
+    delivered = index + 1
+    condition.broadcast()
+    return results.removeValue(forKey: index)!
   }
 }
