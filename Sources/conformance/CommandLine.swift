@@ -91,6 +91,12 @@ struct CommandLineParser {
         options.jobs = jobs
       case "--shard":
         options.shard = try shard(try value(argument, &remaining))
+      case "--month-sweep":
+        let text = try value(argument, &remaining)
+        guard let sweep = Corpus.MonthSweep(rawValue: text) else {
+          throw InputError("--month-sweep \(text): expected per-offset or transition-free")
+        }
+        request.monthSweep = sweep
       case "--exhaustive":
         request.exhaustive = true
       case "--dry-run":

@@ -37,6 +37,9 @@ enum Help {
       --record <what>         failures, or all (adds cases.jsonl) (default: failures)
       --jobs <n>              worker threads (default: the number of cores)
       --shard <K/N>           run the K-th of N deterministic slices of the plan
+      --month-sweep <zones>   which zones sweep every month: per-offset (one per standard
+                              offset) or transition-free (default: per-offset for
+                              --time-zones all, transition-free otherwise)
       --exhaustive            sweep every month in every zone (slow; checks the reasoning
                               behind the month selection on a subset)
       --dry-run               print what the plan covers and stop

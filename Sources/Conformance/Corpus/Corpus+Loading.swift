@@ -41,7 +41,10 @@ extension Corpus {
       transitionSample: request.transitionSample ?? (request.zones == .core ? .shapes : .all),
       exhaustive: request.exhaustive, monthTables: [:], localeCatalog: catalog)
     corpus.zones = try harness {
-      try corpus.readZones(zoneEntries, representatives: request.zones == .all)
+      try corpus.readZones(
+        zoneEntries,
+        representatives: (request.monthSweep ?? (request.zones == .all ? .perOffset : .transitionFree))
+          == .perOffset)
     }
     corpus.monthTables = try harness { try corpus.readMonthTables() }
     return corpus
@@ -206,6 +209,14 @@ extension Corpus {
                         transitions: sample == .all ? all : Self.firstAndLastOfEachShape(all),
                         transitionsInWindow: all.count)
         zone.standardOffset = end.total - end.dst
+        if let foundation = ICUBackend.foundation,
+          let theirs = try? ZoneTimeline(zone: entry.value, backend: foundation)
+            .transitions(from: from, to: to)
+        {
+          let ours = Set(all.map(\.instant))
+          let only = theirs.filter { !ours.contains($0.instant) }
+          zone.subjectOnlyTransitions = sample == .all ? only : Self.firstAndLastOfEachShape(only)
+        }
         return ZoneReading(zone: zone, all: all,
                            canonical: ZoneCatalog().canonicalID(of: entry.value) ?? entry.value)
       }

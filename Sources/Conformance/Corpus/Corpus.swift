@@ -29,18 +29,31 @@ public struct Corpus: Sendable {
     public var transitions: [ZoneTransition]
     /// How many transitions the window holds before sampling.
     public var transitionsInWindow: Int
+    /// Transitions that only Foundation's tz data has (read through its ICU), in the window:
+    /// their months are swept too, since that is where the two sides' days can differ.
+    public var subjectOnlyTransitions: [ZoneTransition] = []
 
     /// The local days that transitions touch, with their neighbours: the days whose months
     /// the plan sweeps in this zone.
     public var transitionDays: Set<LocalDay> {
       var days: Set<LocalDay> = []
-      for transition in transitions {
+      for transition in transitions + subjectOnlyTransitions {
         for day in transition.localDays {
           days.formUnion([day.adding(days: -1), day, day.adding(days: 1)])
         }
       }
       return days
     }
+  }
+
+  /// Which zones sweep every month of the window (the others sweep their transition months).
+  public enum MonthSweep: String, Sendable {
+    /// One zone per standard offset, the one with the fewest transitions (UTC for +00:00):
+    /// a month without a transition behaves alike in zones with the same offset, and
+    /// offsets do matter (Foundation's astronomical Islamic calendar loses months at +03:30).
+    case perOffset = "per-offset"
+    /// Only the zones without any transition in the window (the core corpus: UTC).
+    case transitionFree = "transition-free"
   }
 
   /// Which of a zone's transitions the plan sweeps.

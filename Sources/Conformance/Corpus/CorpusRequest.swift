@@ -36,6 +36,9 @@ public struct CorpusRequest: Sendable, Equatable {
   public var transitionSample: Corpus.TransitionSample?
   /// Every month in every zone, instead of transition months outside the month-sweep zones.
   public var exhaustive = false
+  /// Which zones sweep every month; `nil`: per offset for `--time-zones all`, else the
+  /// zones without transitions.
+  public var monthSweep: Corpus.MonthSweep?
   /// Where the corpus files live (`Corpora/`).
   public var corporaDirectory: URL
 

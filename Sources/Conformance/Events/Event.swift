@@ -93,6 +93,10 @@ public struct RunInfo: Sendable {
   public var checks: [(id: String, summary: String)]
   public var started: Date
   public var subject: String
+  /// Zone aliases swept as their canonical zone (alias → canonical).
+  public var aliases: [(alias: String, canonical: String)] = []
+  /// Calendars only Foundation has, checked by invariants alone.
+  public var invariantOnlyCalendars: [String] = []
 
   public init(arguments: [String], options: [(String, String)], versions: RunVersions,
               coverage: [PlanCoverage], transitionsByKind: [String: Int],

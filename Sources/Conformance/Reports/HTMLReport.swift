@@ -33,6 +33,7 @@ public enum HTMLReport {
     html += checksSection(info: info, tally: tally)
     html += clustersSection(clusters)
     html += transitionsSection(info.transitionsByKind)
+    html += corpusNotesSection(info)
     html += optionsSection(info.options)
     html += "</main>\n</body>\n</html>\n"
     return html
@@ -67,7 +68,7 @@ public enum HTMLReport {
       <section><h2>Checks</h2>
       <table><thead><tr><th>check</th><th>what it compares</th><th>cases</th><th>cross product</th>
       <th>passed</th><th>failed</th><th>errored</th><th>skipped</th>
-      <th>locales</th><th>calendars</th><th>first weekdays</th><th>zones</th><th>zone-months</th></tr></thead><tbody>
+      <th>locales</th><th>calendars</th><th>first weekdays</th><th>zones</th><th>months</th><th>zone-months</th></tr></thead><tbody>
 
       """
     let coverage = Dictionary(info.coverage.map { ($0.check, $0) }, uniquingKeysWith: { a, _ in a })
@@ -80,7 +81,7 @@ public enum HTMLReport {
         + "<td class=\"error\">\(counts.errored)</td><td class=\"skip\">\(counts.skipped)</td>"
         + "<td>\(cover?.locales ?? 0)</td><td>\(cover?.calendars ?? 0)</td>"
         + "<td>\(cover?.firstWeekdays ?? 0)</td><td>\(cover?.zones ?? 0)</td>"
-        + "<td>\(cover?.zoneMonths ?? 0)</td></tr>\n"
+        + "<td>\(cover?.months ?? 0)</td><td>\(cover?.zoneMonths ?? 0)</td></tr>\n"
     }
     return html + "</tbody></table></section>\n"
   }
@@ -131,6 +132,23 @@ public enum HTMLReport {
     let rows = kinds.sorted { $0.key < $1.key }
       .map { "<tr><th>\(escape($0.key))</th><td>\($0.value)</td></tr>" }.joined()
     return "<section><h2>Zone transitions swept, by kind</h2><table><tbody>\(rows)</tbody></table></section>\n"
+  }
+
+  static func corpusNotesSection(_ info: RunInfo) -> String {
+    var html = ""
+    if !info.invariantOnlyCalendars.isEmpty {
+      html += "<section><h2>Invariant-only calendars</h2><p>libicu \(escape(info.versions.oracle.icu)) "
+        + "has no model of these calendars, so only <code>calendar-invariants</code> checks them: "
+        + info.invariantOnlyCalendars.map { "<code>\(escape($0))</code>" }.joined(separator: ", ")
+        + ".</p></section>\n"
+    }
+    if !info.aliases.isEmpty {
+      html += "<section><h2>Zone aliases</h2><details><summary>\(info.aliases.count) aliases swept "
+        + "as their canonical zone (same transitions in the window)</summary><p>"
+        + info.aliases.map { "<code>\(escape($0.alias))</code> → <code>\(escape($0.canonical))</code>" }
+          .joined(separator: ", ") + "</p></details></section>\n"
+    }
+    return html
   }
 
   static func optionsSection(_ options: [(String, String)]) -> String {

@@ -66,8 +66,9 @@ public enum ResultsJSON {
       ("checks", .array(checks)),
       ("coverage", .object([
         ("checks", .array(info.coverage.map(coverage))),
-        ("transitionsByKind", .object(info.transitionsByKind.sorted { $0.key < $1.key }
-          .map { ($0.key, .int($0.value)) })),
+        ("transitionsByKind", counts(info.transitionsByKind)),
+        ("invariantOnlyCalendars", .array(info.invariantOnlyCalendars.map(JSONValue.string))),
+        ("aliases", .object(info.aliases.map { ($0.alias, .string($0.canonical)) })),
       ])),
       ("skipReasons", .object(tally.skipReasons.sorted { $0.key < $1.key }
         .map { ($0.key, .int($0.value)) })),
@@ -82,6 +83,10 @@ public enum ResultsJSON {
       ("failed", .int(counts.failed)), ("errored", .int(counts.errored)),
       ("skipped", .int(counts.skipped)),
     ])
+  }
+
+  static func counts(_ counts: [String: Int]) -> JSONValue {
+    .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
   }
 
   static func versions(_ versions: RunVersions) -> JSONValue {
@@ -109,6 +114,8 @@ public enum ResultsJSON {
       ("steps", .int(coverage.steps)), ("locales", .int(coverage.locales)),
       ("calendars", .int(coverage.calendars)), ("firstWeekdays", .int(coverage.firstWeekdays)),
       ("zones", .int(coverage.zones)), ("zoneMonths", .int(coverage.zoneMonths)),
+      ("months", .int(coverage.months)),
+      ("transitionsByKind", counts(coverage.transitionsByKind)),
       ("crossProduct", .int(coverage.crossProduct)),
     ])
   }

@@ -90,12 +90,13 @@ public enum ConformanceRun {
         for kind in transition.kinds { kinds[kind.rawValue, default: 0] += 1 }
       }
     }
-    let started = Date()
-    handler(Event(.runStarted(RunInfo(
+    var info = RunInfo(
       arguments: options.arguments, options: options.reported, versions: versions,
       coverage: plan.coverage, transitionsByKind: kinds,
-      checks: plan.checks.map { ($0.id, $0.summary) }, started: started,
-      subject: subject.name))))
+      checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(), subject: subject.name)
+    info.aliases = corpus.zones.flatMap { zone in zone.aliases.map { ($0, zone.id) } }
+    info.invariantOnlyCalendars = corpus.calendars.filter(corpus.invariantOnlyCalendars.contains)
+    handler(Event(.runStarted(info)))
     let clock = ContinuousClock.now
     Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
            renderAll: options.record == .all).run(handler)

@@ -10,6 +10,10 @@ public struct PlanCoverage: Sendable {
   public var zones: Int
   /// Distinct (calendar, zone, month) combinations swept.
   public var zoneMonths: Int
+  /// Distinct (calendar, month) combinations swept, whatever the zone.
+  public var months: Int
+  /// The transitions inside the swept months, by kind.
+  public var transitionsByKind: [String: Int]
   /// The case count had every dimension been crossed with every other (every month in every
   /// zone).
   public var crossProduct: Int
@@ -24,6 +28,24 @@ public struct PlanCoverage: Sendable {
     self.firstWeekdays = Set(steps.flatMap(\.firstWeekdays) + steps.compactMap(\.group.firstWeekday))
       .count
     self.zoneMonths = steps.filter { $0.group.zone != nil }.reduce(0) { $0 + $1.months.count }
+    var distinctMonths: Set<String> = []
+    for step in steps {
+      for month in step.months { distinctMonths.insert("\(step.group.calendar ?? "gregorian")|\(month)") }
+    }
+    self.months = distinctMonths.count
+    var kinds: [String: Int] = [:]
+    if check.dimensions.contains(.month) {
+      let zones = Dictionary(corpus.zones.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+      var counted: Set<String> = []
+      for step in steps {
+        guard let id = step.group.zone, let zone = zones[id],
+          counted.insert(id).inserted else { continue }
+        for transition in zone.transitions {
+          for kind in transition.kinds { kinds[kind.rawValue, default: 0] += 1 }
+        }
+      }
+    }
+    self.transitionsByKind = kinds
     var product = 1
     for dimension in check.dimensions {
       switch dimension {

@@ -45,6 +45,7 @@ public struct RunOptions: Sendable {
       ("time-zones", selection(request.zones)),
       ("years", "\(request.years.lowerBound)...\(request.years.upperBound)"),
       ("transitions", request.transitionSample?.rawValue ?? (request.zones == .core ? "shapes" : "all")),
+      ("month-sweep", request.monthSweep?.rawValue ?? (request.zones == .all ? "per-offset" : "transition-free")),
       ("checks", checks.isEmpty ? "all" : checks.joined(separator: ",")),
       ("record", record.rawValue),
       ("jobs", String(jobs)),
