@@ -19,9 +19,10 @@ public struct MonthPagingCheck: Check {
   public init() {}
 
   public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
-    guard let calendarID = id.calendar, let zone = id.zone,
-      let table = context.corpus.monthTables[calendarID]
-    else { throw HarnessError("\(id): month-paging needs calendar and zone") }
+    guard let calendarID = id.calendar, let zone = id.zone else {
+      throw HarnessError("\(id): month-paging needs calendar and zone")
+    }
+    let table = try context.monthTable(calendarID)
     let month = try context.month(of: id)
     guard let index = table.index(containing: month.firstDay), index > 0,
       index + 1 < table.months.count

@@ -20,6 +20,10 @@ public struct Outcome: Sendable {
   public var detail: [String]
   /// Each side's reading of the month, when the case names one.
   public var months: MonthReadings?
+  /// Why a failure happened, when triage ran (`nil` for passing cases or without triage).
+  public var triage: Triage?
+  /// The expectation computed through Foundation's own ICU, when triage ran.
+  public var triageExpected: Value?
 
   public init(status: Status, expected: Value, actual: Value, pattern: String = "",
               detail: [String] = [], months: MonthReadings? = nil) {
@@ -60,4 +64,25 @@ public struct MonthReadings: Sendable, Equatable {
   public var oracle: String
   /// Foundation's reading of the same instant.
   public var subject: String
+}
+
+/// What a failure is, from a second expectation computed through Foundation's own ICU.
+public enum Triage: String, Sendable, CaseIterable {
+  /// The subject agrees with its own ICU; libicu differs (CLDR data, tz data, or ICU's own
+  /// calendar code changed between the versions).
+  case dataDrift = "data-drift"
+  /// The subject disagrees with both ICUs, which agree with each other: the logic is wrong.
+  case logicDefect = "logic-defect"
+  /// Anything else: the ICUs disagree and the subject matches neither, or triage could not
+  /// compute; all three values are shown.
+  case unclassified
+
+  /// Classifies a failed outcome from the same case evaluated against Foundation's ICU.
+  public static func classify(_ outcome: Outcome, against second: Outcome) -> Triage {
+    switch second.status {
+    case .passed: .dataDrift
+    case .failed where second.expected == outcome.expected: .logicDefect
+    default: .unclassified
+    }
+  }
 }

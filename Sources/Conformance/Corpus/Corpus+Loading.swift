@@ -47,6 +47,14 @@ extension Corpus {
           == .perOffset)
     }
     corpus.monthTables = try harness { try corpus.readMonthTables() }
+    if let foundation = ICUBackend.foundation {
+      corpus.triage = try harness {
+        TriageData(localeCatalog: try LocaleCatalog(backend: foundation),
+                   monthTables: try corpus.readMonthTables(backend: foundation))
+      }
+    } else {
+      corpus.triageProblem = ICUBackend.foundationProblem ?? "Foundation's ICU is not reachable"
+    }
     return corpus
   }
 
@@ -273,13 +281,14 @@ extension Corpus {
 
   /// Reads every calendar's months over the window and two months beyond each end (so a
   /// month's neighbours are known for paging), in parallel: calendars are independent.
-  func readMonthTables() throws -> [String: MonthTable] {
+  func readMonthTables(backend: ICUBackend = .system) throws -> [String: MonthTable] {
     let padded = window.lowerBound.adding(days: -62)...window.upperBound.adding(days: 62)
     // Gregorian months also name the months of checks whose subject has no calendar.
     let calendars = oracleCalendars.contains("gregorian") ? oracleCalendars : oracleCalendars + ["gregorian"]
     let results = ParallelMap.run(calendars) { calendar -> Result<MonthTable, ICUError> in
       Result { () throws(ICUError) -> MonthTable in
-        MonthTable(calendar: calendar, months: try ICU.months(of: calendar, overlapping: padded))
+        MonthTable(calendar: calendar,
+                   months: try ICU.months(of: calendar, overlapping: padded, backend: backend))
       }
     }
     var tables: [String: MonthTable] = [:]

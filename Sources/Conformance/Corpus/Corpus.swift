@@ -84,6 +84,16 @@ public struct Corpus: Sendable {
   public var oracleCalendars: [String] { calendars.filter { !invariantOnlyCalendars.contains($0) } }
   /// libicu's locales, for the oracle's locale handling.
   public var localeCatalog: LocaleCatalog
+  /// What triage needs from Foundation's own ICU, or `nil` when it is not reachable.
+  public var triage: TriageData?
+  /// Why triage is off, when `triage` is `nil`.
+  public var triageProblem: String?
+
+  /// Foundation's ICU's locales and month tables, to re-compute expectations for triage.
+  public struct TriageData: Sendable {
+    public var localeCatalog: LocaleCatalog
+    public var monthTables: [String: MonthTable]
+  }
 
   /// The window as local days: January 1 of the first year to December 31 of the last.
   public var window: ClosedRange<LocalDay> {

@@ -1,10 +1,12 @@
 import ICUOracle
 
-/// One worker's access to libicu: open zone timelines and memoized per-locale answers.
+/// One worker's access to an ICU: open zone timelines and memoized per-locale answers.
 ///
-/// ICU handles are not thread-safe, so each worker owns a session.
+/// The oracle is libicu; a second session over Foundation's own ICU re-computes the same
+/// expectations for triage. ICU handles are not thread-safe, so each worker owns a session.
 final class OracleSession {
   let catalog: LocaleCatalog
+  var backend: ICUBackend { catalog.backend }
   private var timelines: [String: ZoneTimeline] = [:]
   private var symbols: [String: [String]] = [:]
   private var firstDays: [String: Int] = [:]
@@ -16,7 +18,7 @@ final class OracleSession {
 
   func timeline(_ zone: String) throws(ICUError) -> ZoneTimeline {
     if let timeline = timelines[zone] { return timeline }
-    let timeline = try ZoneTimeline(zone: zone)
+    let timeline = try ZoneTimeline(zone: zone, backend: backend)
     timelines[zone] = timeline
     return timeline
   }
@@ -26,7 +28,8 @@ final class OracleSession {
   func calendar(_ calendar: String, zone: String) throws(ICUError) -> ICUCalendar {
     let key = calendar + "|" + zone
     if let cached = calendars[key] { return cached }
-    let opened = try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: zone)
+    let opened = try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: zone,
+                                 backend: backend)
     if calendars.count > 256 { calendars.removeAll(keepingCapacity: true) }
     calendars[key] = opened
     return opened
@@ -40,12 +43,13 @@ final class OracleSession {
     let format: ICUDateFormat
     switch spec {
     case .pattern(let pattern):
-      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone)
+      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
     case .skeleton(let skeleton):
-      let pattern = try ICUDateFormat.bestPattern(skeleton: skeleton, locale: locale)
-      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone)
+      let pattern = try ICUDateFormat.bestPattern(skeleton: skeleton, locale: locale,
+                                                  backend: backend)
+      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
     case .style(let style):
-      format = try ICUDateFormat(dateStyle: style, locale: locale, zone: zone)
+      format = try ICUDateFormat(dateStyle: style, locale: locale, zone: zone, backend: backend)
     }
     if formats.count > 1024 { formats.removeAll(keepingCapacity: true) }
     formats[key] = format

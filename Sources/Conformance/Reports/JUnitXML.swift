@@ -3,8 +3,10 @@ import Foundation
 /// `junit.xml`: one testsuite per check, one testcase per step (e.g. calendar × zone), so the
 /// file stays reviewable; validates against both schemas in `shared/junit/`.
 public enum JUnitXML {
-  /// How many failing cases a testcase's body lists before it says how many more there are.
-  static let casesPerBody = 5
+  /// How many failing cases a testcase's body lists before it says how many more there are,
+  /// and how long a value may be there: the full sweep's file must stay under 30 MB.
+  static let casesPerBody = 2
+  static let valueLength = 240
 
   public static func document(_ tally: RunTally) -> String {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -54,12 +56,19 @@ public enum JUnitXML {
       let total = wanted == .errored ? step.counts.errored : step.counts.failed
       let first = relevant.first?.outcome.pattern ?? ""
       let message = "\(total) of \(step.counts.total) cases \(wanted.rawValue): \(first)"
-      xml += "      <\(element) message=\"\(escape(message))\" type=\"\(escape(wanted == .errored ? "error" : "mismatch"))\">"
+      // The type is the triage of the step's first failure: what a CI dashboard groups by.
+      let type = wanted == .errored ? "error" : relevant.first?.outcome.triage?.rawValue ?? "mismatch"
+      xml += "      <\(element) message=\"\(escape(message))\" type=\"\(escape(type))\">"
       var body = ""
       for result in relevant.prefix(casesPerBody) {
+        let outcome = result.outcome
         body += "\(result.id.coordinates)\n"
-        body += "  expected: \(result.outcome.expected)\n  actual:   \(result.outcome.actual)\n"
-        for line in result.outcome.detail { body += "  \(line)\n" }
+        body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
+        if let second = outcome.triageExpected {
+          body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
+        }
+        body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
+        for line in outcome.detail.prefix(3) { body += "  \(clip(line))\n" }
         body += "  \(ExplainCommand.text(for: result.id))\n"
       }
       if total > relevant.count {
@@ -72,6 +81,11 @@ public enum JUnitXML {
       break
     }
     return xml + "    </testcase>\n"
+  }
+
+  /// A value cut to `valueLength` characters, marked when cut.
+  static func clip(_ text: String) -> String {
+    text.count <= valueLength ? text : String(text.prefix(valueLength)) + " …"
   }
 
   static func time(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }

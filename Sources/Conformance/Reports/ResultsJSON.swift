@@ -136,6 +136,10 @@ public enum ResultsJSON {
         ("oracle", .string(months.oracle)), ("subject", .string(months.subject)),
       ])))
     }
+    if let triage = outcome.triage {
+      members.append(("triage", .string(triage.rawValue)))
+      members.append(("expectedFoundationICU", outcome.triageExpected?.json ?? .null))
+    }
     if outcome.status != .passed {
       members.append(("pattern", .string(outcome.pattern)))
       members.append(("detail", .array(outcome.detail.map(JSONValue.string))))

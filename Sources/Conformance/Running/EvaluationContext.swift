@@ -3,19 +3,49 @@ import ICUOracle
 
 /// Everything a check needs to evaluate cases on one worker: the corpus, the subject, the
 /// worker's oracle session and its cache of Foundation calendars.
+///
+/// The oracle is libicu. A context built `forTriage` computes the same expectations through
+/// Foundation's own ICU instead (its month tables, zones, symbols and formats), so a failing
+/// case can be re-evaluated to tell data drift from a logic defect.
 public final class EvaluationContext {
   public let corpus: Corpus
   public let subject: Subject
   let oracle: OracleSession
   let calendars = SubjectCalendars()
   private let locales: [String: Corpus.Locale]
+  /// The month tables the expectations use: libicu's, or Foundation's ICU's for triage.
+  private let monthTables: [String: MonthTable]
+  /// Whether this context's oracle is Foundation's ICU.
+  public let isTriage: Bool
 
   public init(corpus: Corpus, subject: Subject) {
     self.corpus = corpus
     self.subject = subject
     self.oracle = OracleSession(catalog: corpus.localeCatalog)
+    self.monthTables = corpus.monthTables
+    self.isTriage = false
     self.locales = Dictionary(corpus.locales.map { ($0.spelling, $0) },
                               uniquingKeysWith: { first, _ in first })
+  }
+
+  /// A context whose oracle is Foundation's ICU, or `nil` when the corpus has no triage data.
+  public init?(forTriage corpus: Corpus, subject: Subject) {
+    guard let triage = corpus.triage else { return nil }
+    self.corpus = corpus
+    self.subject = subject
+    self.oracle = OracleSession(catalog: triage.localeCatalog)
+    self.monthTables = triage.monthTables
+    self.isTriage = true
+    self.locales = Dictionary(corpus.locales.map { ($0.spelling, $0) },
+                              uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The month table of a calendar this context's oracle computes with.
+  func monthTable(_ calendar: String) throws -> MonthTable {
+    guard let table = monthTables[calendar] else {
+      throw InputError("calendar '\(calendar)' is not in this run")
+    }
+    return table
   }
 
   /// The corpus entry of a case's locale.
@@ -43,7 +73,15 @@ public final class EvaluationContext {
     guard let month = table.month(startingOn: day) else {
       throw InputError("\(id): no \(calendar) month starts on \(day) in the window")
     }
-    return month
+    guard isTriage else { return month }
+    // Case ids name libicu's months; Foundation's ICU may start the same month a day apart,
+    // so take its month that holds the middle of libicu's.
+    let middle = month.firstDay.adding(days: month.length / 2)
+    let theirs = try monthTable(calendar)
+    guard let index = theirs.index(containing: middle) else {
+      throw HarnessError("\(id): Foundation's ICU has no \(calendar) month holding \(middle)")
+    }
+    return theirs.months[index]
   }
 
   /// The Foundation instant for an ICU UDate.

@@ -10,6 +10,9 @@ public struct Runner: Sendable {
   public var workers: Int
   /// Render every case's JSON line in the workers (`--record all`), not only failing ones.
   public var renderAll = false
+  /// Re-evaluate failing cases against Foundation's ICU to classify them (needs
+  /// `corpus.triage`).
+  public var triage = true
 
   public init(plan: Plan, corpus: Corpus, subject: Subject,
               workers: Int = ProcessInfoCores.count, renderAll: Bool = false) {
@@ -33,15 +36,18 @@ public struct Runner: Sendable {
     let corpus = self.corpus
     let subject = self.subject
     let renderAll = self.renderAll
+    let triage = self.triage
     let finished = DispatchGroup()
     for _ in 0..<workers {
       finished.enter()
       let thread = Thread {
         let context = EvaluationContext(corpus: corpus, subject: subject)
+        let triageContext = triage ? EvaluationContext(forTriage: corpus, subject: subject) : nil
         while let index = pipeline.claim() {
           let step = steps[index]
           pipeline.complete(index, Self.evaluate(step, check: checks[step.checkIndex],
-                                                 context: context, renderAll: renderAll))
+                                                 context: context, triage: triageContext,
+                                                 renderAll: renderAll))
         }
         finished.leave()
       }
@@ -80,13 +86,28 @@ public struct Runner: Sendable {
     var duration: Double
   }
 
+  /// Evaluates a case and, when it fails and `triage` is given, classifies the failure by
+  /// evaluating it again with Foundation's ICU as the oracle.
+  public static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext,
+                              triage: EvaluationContext?) -> Outcome {
+    var outcome = evaluate(id, check: check, context: context)
+    guard outcome.status == .failed, let triage else { return outcome }
+    let second = evaluate(id, check: check, context: triage)
+    outcome.triage = Triage.classify(outcome, against: second)
+    outcome.triageExpected = second.status == .errored ? nil : second.expected
+    if second.status == .errored, let reason = second.detail.first {
+      outcome.detail.append("triage: Foundation's ICU could not compute: \(reason)")
+    }
+    return outcome
+  }
+
   static func evaluate(_ step: Plan.Step, check: any Check, context: EvaluationContext,
-                       renderAll: Bool = false) -> StepOutcome
+                       triage: EvaluationContext? = nil, renderAll: Bool = false) -> StepOutcome
   {
     let clock = ContinuousClock.now
     var counts = StatusCounts()
     let cases = step.cases().map { id in
-      let outcome = evaluate(id, check: check, context: context)
+      let outcome = evaluate(id, check: check, context: context, triage: triage)
       counts.add(outcome.status)
       var result = CaseResult(id: id, outcome: outcome)
       if renderAll || outcome.status == .failed || outcome.status == .errored {
