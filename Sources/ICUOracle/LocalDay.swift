@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A local date, numbered as ICU's `UCAL_JULIAN_DAY` numbers it.
 ///
 /// The number names the same date in every calendar system and every zone, which is what
@@ -59,6 +65,13 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
   }
 
   public func adding(days: Int32) -> LocalDay { LocalDay(julianDay: julianDay + days) }
+
+  /// Today in UTC, from the system clock (UDate 0 is 1970-01-01).
+  public static var today: LocalDay {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return LocalDay(julianDay: unixEpochJulianDay + Int32(now.tv_sec / 86_400))
+  }
 
   public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.julianDay < rhs.julianDay }
 }

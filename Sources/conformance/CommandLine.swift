@@ -42,6 +42,7 @@ struct CommandLineParser {
     var request = CorpusRequest(corporaDirectory: defaultCorpora)
     var options = RunOptions(request: request, out: URL(fileURLWithPath: "Reports/latest"))
     options.arguments = arguments
+    var waivers: String?
     while let argument = remaining.popFirst() {
       if argument == "--" {
         if let extra = remaining.first { throw InputError("unexpected argument '\(extra)'") }
@@ -91,6 +92,18 @@ struct CommandLineParser {
         options.jobs = jobs
       case "--shard":
         options.shard = try shard(try value(argument, &remaining))
+      case "--waivers":
+        waivers = try value(argument, &remaining)
+      case "--baseline":
+        let text = try value(argument, &remaining)
+        guard !text.isEmpty else { throw InputError("--baseline has an empty value") }
+        options.baseline = URL(fileURLWithPath: text)
+      case "--fail-on":
+        let text = try value(argument, &remaining)
+        guard let rule = FailOn(rawValue: text) else {
+          throw InputError("--fail-on \(text): expected new, unexpected, any or none")
+        }
+        options.failOn = rule
       case "--month-sweep":
         let text = try value(argument, &remaining)
         guard let sweep = Corpus.MonthSweep(rawValue: text) else {
@@ -107,6 +120,14 @@ struct CommandLineParser {
       }
     }
     options.request = request
+    // The corpus's waiver file unless --waivers names another, or none.
+    switch waivers {
+    case "none"?: options.waivers = nil
+    case let path?: options.waivers = URL(fileURLWithPath: path)
+    case nil:
+      let file = request.corporaDirectory.appendingPathComponent(Corpus.Files.waivers)
+      options.waivers = FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
     return .run(options)
   }
 

@@ -35,6 +35,11 @@ enum Help {
       --out <dir>             where reports go; replaced only by a run that finishes
                               (default: Reports/latest)
       --record <what>         failures, or all (adds cases.jsonl) (default: failures)
+      --baseline <file>       a previous results.json: classify every case as new-failure,
+                              fixed, still-failing, changed, new-case or removed
+      --waivers <file|none>   known differences (default: Corpora/known-differences.json)
+      --fail-on <rule>        new, unexpected (new failures and unexpected passes), any or
+                              none (default: unexpected)
       --jobs <n>              worker threads (default: the number of cores)
       --shard <K/N>           run the K-th of N deterministic slices of the plan
       --month-sweep <zones>   which zones sweep every month: per-offset (one per standard
@@ -52,7 +57,7 @@ enum Help {
                               both sides' values and the intermediate values.
 
     EXIT CODES:
-      0 no unexpected result · 1 unexpected results (failed or errored cases) ·
-      2 bad input or usage (nothing written) · 3 the harness itself failed
+      0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected
+      passes) · 2 bad input or usage (nothing written) · 3 the harness itself failed
     """
 }

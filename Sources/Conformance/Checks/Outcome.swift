@@ -2,6 +2,10 @@
 public struct Outcome: Sendable {
   public enum Status: String, Sendable, CaseIterable, Comparable {
     case passed, failed, errored, skipped
+    /// Failed or errored, and a waiver explains it.
+    case waived
+    /// Passed although a waiver says it should fail: the explained difference is gone.
+    case unexpectedPass = "unexpected-pass"
 
     public static func < (lhs: Status, rhs: Status) -> Bool {
       allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -24,6 +28,23 @@ public struct Outcome: Sendable {
   public var triage: Triage?
   /// The expectation computed through Foundation's own ICU, when triage ran.
   public var triageExpected: Value?
+  /// The waiver that explains (or, for an unexpected pass, expected) this outcome.
+  public var waiver: String?
+  /// How the case compares with the baseline run, when there is one.
+  public var baseline: Baseline.Class?
+
+  /// Whether the case failed or errored, waived or not.
+  public var isFailure: Bool { status == .failed || status == .errored || status == .waived }
+
+  /// Whether a baseline-aware nightly should go red for it: a failure no waiver explains
+  /// that is new, a new case or changed (every unwaived failure without a baseline).
+  public var isNewFailure: Bool {
+    guard status == .failed || status == .errored else { return false }
+    switch baseline {
+    case nil, .newFailure?, .newCase?, .changed?: return true
+    case .stillFailing?, .fixed?, .removed?: return false
+    }
+  }
 
   public init(status: Status, expected: Value, actual: Value, pattern: String = "",
               detail: [String] = [], months: MonthReadings? = nil) {

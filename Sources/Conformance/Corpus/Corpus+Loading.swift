@@ -15,6 +15,7 @@ extension Corpus {
     public static let calendars = "calendars.txt"
     public static let coreZones = "zones-core.txt"
     public static let localeVariants = "locale-variants.txt"
+    public static let waivers = "known-differences.json"
   }
 
   /// Validates a request against libicu and reads the structure the plan needs.

@@ -59,10 +59,12 @@ public struct StatusCounts: Sendable, Equatable {
   public var failed = 0
   public var errored = 0
   public var skipped = 0
+  public var waived = 0
+  public var unexpectedPass = 0
 
   public init() {}
 
-  public var total: Int { passed + failed + errored + skipped }
+  public var total: Int { passed + failed + errored + skipped + waived + unexpectedPass }
 
   public mutating func add(_ status: Outcome.Status) {
     switch status {
@@ -70,6 +72,8 @@ public struct StatusCounts: Sendable, Equatable {
     case .failed: failed += 1
     case .errored: errored += 1
     case .skipped: skipped += 1
+    case .waived: waived += 1
+    case .unexpectedPass: unexpectedPass += 1
     }
   }
 
@@ -78,11 +82,14 @@ public struct StatusCounts: Sendable, Equatable {
     failed += other.failed
     errored += other.errored
     skipped += other.skipped
+    waived += other.waived
+    unexpectedPass += other.unexpectedPass
   }
 }
 
 /// What a run is about: recorded at its start and written into every report.
 public struct RunInfo: Sendable {
+  // Completed by the run once the sweep ends (waiver matches, removed baseline cases).
   /// The command line as given, for the report header.
   public var arguments: [String]
   /// The resolved options, as (name, value) pairs in a stable order.
@@ -97,6 +104,26 @@ public struct RunInfo: Sendable {
   public var aliases: [(alias: String, canonical: String)] = []
   /// Calendars only Foundation has, checked by invariants alone.
   public var invariantOnlyCalendars: [String] = []
+  /// Why triage is off, or `nil` when it ran.
+  public var triageProblem: String?
+  /// The plan, one line per step (see `PlanStepSet.encode`), for the next run's baseline.
+  public var planLines: [String] = []
+  /// Waivers and baseline, as far as known when the run starts; completed at its end.
+  public var review = ReviewSummary()
+
+  /// What the run expected: its waivers, its baseline, its exit rule.
+  public struct ReviewSummary: Sendable {
+    public var failOn = FailOn.unexpected.rawValue
+    public var waiverFile: String?
+    public var waiverMatches: [(id: String, count: Int)] = []
+    /// Waivers that matched nothing, expired or whose versions do not hold.
+    public var stale: [(id: String, why: String)] = []
+    public var baseline: Baseline?
+    /// The baseline's failing cases this run did not sweep.
+    public var removed: [String] = []
+
+    public init() {}
+  }
 
   public init(arguments: [String], options: [(String, String)], versions: RunVersions,
               coverage: [PlanCoverage], transitionsByKind: [String: Int],

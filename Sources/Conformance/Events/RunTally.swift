@@ -24,15 +24,21 @@ public final class RunTally: @unchecked Sendable {
   public private(set) var totals = StatusCounts()
   public private(set) var checkCounts: [String: StatusCounts] = [:]
   public private(set) var steps: [Step] = []
-  /// Every failed or errored case in plan order, when `keepProblems` (else empty).
+  /// Every failed, errored, waived case and unexpected pass in plan order, when
+  /// `keepProblems` (else empty).
   public private(set) var problems: [CaseResult] = []
   public private(set) var clusters = ClusterAccumulator()
   /// Why cases were skipped, with how many.
   public private(set) var skipReasons: [String: Int] = [:]
   public private(set) var elapsed: Double = 0
+  /// Cases per baseline class (empty without a baseline).
+  public private(set) var baselineCounts: [Baseline.Class: Int] = [:]
+  /// Failures no waiver explains that are new (see `Outcome.isNewFailure`).
+  public private(set) var newFailures = 0
   private let keepProblems: Bool
   private let failureSink: ((CaseResult) -> Void)?
   private var pendingExamples: [CaseResult] = []
+  private var pendingWaived: CaseResult?
   private var pendingSkipReason: String?
 
   /// - Parameters:
@@ -50,9 +56,15 @@ public final class RunTally: @unchecked Sendable {
     case .caseEnded(let result):
       totals.add(result.outcome.status)
       checkCounts[result.id.check, default: StatusCounts()].add(result.outcome.status)
+      if let kind = result.outcome.baseline { baselineCounts[kind, default: 0] += 1 }
+      if result.outcome.isNewFailure { newFailures += 1 }
       switch result.outcome.status {
-      case .failed, .errored:
-        if pendingExamples.count < Self.examplesPerStep { pendingExamples.append(result) }
+      case .failed, .errored, .waived, .unexpectedPass:
+        if result.outcome.status == .waived {
+          if pendingWaived == nil { pendingWaived = result }
+        } else if pendingExamples.count < Self.examplesPerStep {
+          pendingExamples.append(result)
+        }
         if keepProblems { problems.append(result) }
         clusters.add(result)
         failureSink?(result)
@@ -65,17 +77,27 @@ public final class RunTally: @unchecked Sendable {
       }
     case .stepEnded(let step):
       steps.append(Step(check: step.check, name: step.name, counts: step.counts,
-                        duration: step.duration, examples: pendingExamples,
+                        duration: step.duration,
+                        examples: pendingExamples + (pendingWaived.map { [$0] } ?? []),
                         skipReason: pendingSkipReason))
       pendingExamples = []
+      pendingWaived = nil
       pendingSkipReason = nil
     case .runEnded(let elapsed):
       self.elapsed = elapsed
     }
   }
 
+  /// Completes the run's review summary once the sweep has ended: waiver matches, stale
+  /// waivers, and the baseline's failing cases this run did not sweep.
+  public func completeReview(_ summary: RunInfo.ReviewSummary) {
+    info?.review = summary
+    if !summary.removed.isEmpty { baselineCounts[.removed] = summary.removed.count }
+  }
+
   /// JUnit-style totals of one check's steps: a step with an errored case is an error, else
-  /// one with a failed case a failure, else one whose cases were all skipped is skipped.
+  /// one with a failed case or an unexpected pass a failure, else one with a waived case, or
+  /// whose cases were all skipped, is skipped.
   public func testcaseCounts(check: String) -> (tests: Int, failures: Int, errors: Int,
                                                 skipped: Int) {
     var result = (tests: 0, failures: 0, errors: 0, skipped: 0)
@@ -99,9 +121,9 @@ public enum StepVerdict: Equatable {
   public init(_ counts: StatusCounts) {
     if counts.errored > 0 {
       self = .error
-    } else if counts.failed > 0 {
+    } else if counts.failed > 0 || counts.unexpectedPass > 0 {
       self = .failure
-    } else if counts.total > 0 && counts.skipped == counts.total {
+    } else if counts.waived > 0 || (counts.total > 0 && counts.skipped == counts.total) {
       self = .skipped
     } else {
       self = .passed

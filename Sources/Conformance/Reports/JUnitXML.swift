@@ -51,18 +51,26 @@ public enum JUnitXML {
     switch verdict {
     case .error, .failure:
       let element = verdict == .error ? "error" : "failure"
-      let wanted: Outcome.Status = verdict == .error ? .errored : .failed
-      let relevant = step.examples.filter { $0.outcome.status == wanted }
-      let total = wanted == .errored ? step.counts.errored : step.counts.failed
-      let first = relevant.first?.outcome.pattern ?? ""
-      let message = "\(total) of \(step.counts.total) cases \(wanted.rawValue): \(first)"
-      // The type is the triage of the step's first failure: what a CI dashboard groups by.
-      let type = wanted == .errored ? "error" : relevant.first?.outcome.triage?.rawValue ?? "mismatch"
+      let wanted: Set<Outcome.Status> = verdict == .error ? [.errored] : [.failed, .unexpectedPass]
+      let relevant = step.examples.filter { wanted.contains($0.outcome.status) }
+      let total = verdict == .error ? step.counts.errored
+        : step.counts.failed + step.counts.unexpectedPass
+      let first = relevant.first?.outcome
+      let message = "\(total) of \(step.counts.total) cases "
+        + (first?.status == .unexpectedPass ? "passed against a waiver" : "\(verdict == .error ? "errored" : "failed")")
+        + ": \(first?.pattern ?? "")"
+      // The type is what a CI dashboard groups by: the triage of the step's first failure.
+      let type = verdict == .error ? "error"
+        : first?.status == .unexpectedPass ? "unexpected-pass"
+        : first?.triage?.rawValue ?? "mismatch"
       xml += "      <\(element) message=\"\(escape(message))\" type=\"\(escape(type))\">"
       var body = ""
       for result in relevant.prefix(casesPerBody) {
         let outcome = result.outcome
         body += "\(result.id.coordinates)\n"
+        if outcome.status == .unexpectedPass {
+          body += "  passes, but waiver \(outcome.waiver ?? "?") says it fails\n"
+        }
         body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
         if let second = outcome.triageExpected {
           body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
@@ -71,12 +79,16 @@ public enum JUnitXML {
         for line in outcome.detail.prefix(3) { body += "  \(clip(line))\n" }
         body += "  \(ExplainCommand.text(for: result.id))\n"
       }
-      if total > relevant.count {
-        body += "… and \(total - relevant.count) more in results.json\n"
+      if total > relevant.prefix(casesPerBody).count {
+        body += "… and \(total - relevant.prefix(casesPerBody).count) more in results.json\n"
       }
       xml += escape(body, attribute: false) + "</\(element)>\n"
     case .skipped:
-      xml += "      <skipped>\(escape(step.skipReason ?? "skipped", attribute: false))</skipped>\n"
+      let waived = step.examples.first { $0.outcome.status == .waived }
+      let reason = waived.map {
+        "\(step.counts.waived) of \(step.counts.total) cases waived by \($0.outcome.waiver ?? "?")"
+      } ?? step.skipReason ?? "skipped"
+      xml += "      <skipped>\(escape(reason, attribute: false))</skipped>\n"
     case .passed:
       break
     }

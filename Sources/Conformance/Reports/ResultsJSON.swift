@@ -45,7 +45,8 @@ public enum ResultsJSON {
         ("id", .string(check.id)), ("summary", .string(check.summary)),
         ("cases", .int(counts.total)), ("passed", .int(counts.passed)),
         ("failed", .int(counts.failed)), ("errored", .int(counts.errored)),
-        ("skipped", .int(counts.skipped)),
+        ("skipped", .int(counts.skipped)), ("waived", .int(counts.waived)),
+        ("unexpectedPasses", .int(counts.unexpectedPass)),
         ("testcases", .object([
           ("tests", .int(testcases.tests)), ("failures", .int(testcases.failures)),
           ("errors", .int(testcases.errors)), ("skipped", .int(testcases.skipped)),
@@ -72,6 +73,10 @@ public enum ResultsJSON {
       ])),
       ("skipReasons", .object(tally.skipReasons.sorted { $0.key < $1.key }
         .map { ($0.key, .int($0.value)) })),
+      ("review", review(info.review, tally)),
+      ("triage", info.triageProblem.map { .object([("off", .string($0))]) }
+        ?? .object([("on", .string("failures re-evaluated against Foundation's own ICU"))])),
+      ("plan", .array(info.planLines.map(JSONValue.string))),
       ("recordedCases", recordedCases.map(JSONValue.string) ?? .null),
       ("failures", failures),
     ])
@@ -81,7 +86,32 @@ public enum ResultsJSON {
     .object([
       ("cases", .int(counts.total)), ("passed", .int(counts.passed)),
       ("failed", .int(counts.failed)), ("errored", .int(counts.errored)),
-      ("skipped", .int(counts.skipped)),
+      ("skipped", .int(counts.skipped)), ("waived", .int(counts.waived)),
+      ("unexpectedPasses", .int(counts.unexpectedPass)),
+    ])
+  }
+
+  static func review(_ review: RunInfo.ReviewSummary, _ tally: RunTally) -> JSONValue {
+    .object([
+      ("failOn", .string(review.failOn)),
+      ("newFailures", .int(tally.newFailures)),
+      ("baseline", review.baseline.map { baseline in
+        .object([
+          ("path", .string(baseline.path)), ("started", .string(baseline.started)),
+          ("versions", .string(baseline.versions)),
+          ("classes", .object(Baseline.Class.allCases.map {
+            ($0.rawValue, .int(tally.baselineCounts[$0] ?? 0))
+          })),
+          ("removed", .array(review.removed.prefix(1000).map(JSONValue.string))),
+        ])
+      } ?? .null),
+      ("waivers", .object([
+        ("file", review.waiverFile.map(JSONValue.string) ?? .null),
+        ("matched", .object(review.waiverMatches.map { ($0.id, .int($0.count)) })),
+        ("stale", .array(review.stale.map { stale in
+          .object([("id", .string(stale.id)), ("why", .string(stale.why))])
+        })),
+      ])),
     ])
   }
 
@@ -136,6 +166,8 @@ public enum ResultsJSON {
         ("oracle", .string(months.oracle)), ("subject", .string(months.subject)),
       ])))
     }
+    if let waiver = outcome.waiver { members.append(("waiver", .string(waiver))) }
+    if let baseline = outcome.baseline { members.append(("baseline", .string(baseline.rawValue))) }
     if let triage = outcome.triage {
       members.append(("triage", .string(triage.rawValue)))
       members.append(("expectedFoundationICU", outcome.triageExpected?.json ?? .null))

@@ -19,6 +19,10 @@ public enum ConformanceRun {
   public static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws -> Result {
     let checks = try selectChecks(options.checks)
     let directory = try ReportDirectory(validating: options.out)
+    // Read before any work: bad files exit 2, and a baseline that is the output's own
+    // results.json is copied into memory before the run replaces it.
+    let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
+    let baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
     let corpus = try Corpus.load(options.request)
     let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard)
     if options.dryRun { return Result(status: .clean, summary: describe(plan, corpus), reason: nil) }
@@ -27,14 +31,16 @@ public enum ConformanceRun {
         + "--time-zones values together)")
     }
     let versions = try RunVersions.current()
+    let review = Review(waivers: waivers, baseline: baseline, versions: versions,
+                        today: LocalDay.today)
     let staging = try directory.makeStaging()
     do {
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
-                            versions: versions, staging: staging)
+                            versions: versions, review: review, staging: staging)
       try write(tally, into: staging, recordedCases: options.record == .all ? "cases.jsonl" : nil)
       try FileManager.default.removeItem(at: staging.appendingPathComponent(failureLog))
       try directory.commit(staging)
-      return summarize(tally, directory: directory)
+      return summarize(tally, directory: directory, failOn: options.failOn)
     } catch {
       directory.discard(staging)
       throw error
@@ -66,7 +72,7 @@ public enum ConformanceRun {
   }
 
   static func sweep(plan: Plan, corpus: Corpus, subject: Subject, options: RunOptions,
-                    versions: RunVersions, staging: URL) throws -> RunTally {
+                    versions: RunVersions, review: Review, staging: URL) throws -> RunTally {
     let failures = try JSONLinesWriter(url: staging.appendingPathComponent(failureLog),
                                        separator: ResultsJSON.failureSeparator)
     let tally = RunTally(keepProblems: false, failureSink: failures.append)
@@ -96,12 +102,26 @@ public enum ConformanceRun {
       checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(), subject: subject.name)
     info.aliases = corpus.zones.flatMap { zone in zone.aliases.map { ($0, zone.id) } }
     info.invariantOnlyCalendars = corpus.calendars.filter(corpus.invariantOnlyCalendars.contains)
+    info.triageProblem = corpus.triageProblem
+    info.planLines = plan.steps.map(PlanStepSet.encode)
+    info.review.failOn = options.failOn.rawValue
+    info.review.waiverFile = options.waivers?.path
+    info.review.baseline = review.baseline
     handler(Event(.runStarted(info)))
     let clock = ContinuousClock.now
-    Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
-           renderAll: options.record == .all).run(handler)
+    var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
+                        renderAll: options.record == .all)
+    runner.review = review
+    runner.run(handler)
     let elapsed = ContinuousClock.now - clock
     handler(Event(.runEnded(elapsed: elapsed.seconds)))
+    var summary = info.review
+    summary.waiverMatches = review.matchCounts
+    summary.stale = review.unmatched.map { ($0.id, "matched no case of this run") }
+      + review.inactive.map { ($0.waiver.id, $0.reason) }
+    // A shard sweeps a slice of the plan: the rest of the baseline is not "removed".
+    if options.shard == nil { summary.removed = review.baseline?.removed(from: plan) ?? [] }
+    tally.completeReview(summary)
     return tally
   }
 
@@ -117,12 +137,22 @@ public enum ConformanceRun {
                          to: staging.appendingPathComponent("index.html"))
   }
 
-  static func summarize(_ tally: RunTally, directory: ReportDirectory) -> Result {
+  static func summarize(_ tally: RunTally, directory: ReportDirectory, failOn: FailOn)
+    -> Result
+  {
     let totals = tally.totals
     var lines = [
       "\(totals.total) cases in \(String(format: "%.1f", tally.elapsed)) s: \(totals.passed) passed, "
-        + "\(totals.failed) failed, \(totals.errored) errored, \(totals.skipped) skipped",
+        + "\(totals.failed) failed, \(totals.errored) errored, \(totals.waived) waived, "
+        + "\(totals.unexpectedPass) unexpected passes, \(totals.skipped) skipped",
     ]
+    if let baseline = tally.info?.review.baseline {
+      lines.append("against \(baseline.path) (\(baseline.started)): " + Baseline.Class.allCases
+        .map { "\(tally.baselineCounts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+    }
+    if let stale = tally.info?.review.stale, !stale.isEmpty {
+      lines.append("stale waivers: " + stale.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
+    }
     if let versions = tally.info?.versions { lines.append(versions.summary) }
     let clusters = tally.clusters.sorted
     if !clusters.isEmpty {
@@ -134,11 +164,11 @@ public enum ConformanceRun {
     for file in ["results.json", "junit.xml", "index.html"] {
       lines.append("wrote \(directory.url.appendingPathComponent(file).path)")
     }
-    let unexpected = totals.failed + totals.errored
+    let reason = failOn.reason(totals, newFailures: tally.newFailures)
     return Result(
-      status: unexpected > 0 ? .unexpected : .clean, summary: lines,
-      reason: unexpected > 0
-        ? "exit 1: \(totals.failed) failed and \(totals.errored) errored cases (no baseline or waivers yet: every one counts as unexpected)"
-        : nil)
+      status: reason == nil ? .clean : .unexpected, summary: lines,
+      reason: reason.map { "exit 1: \($0)" }
+        ?? "exit 0: nothing for --fail-on \(failOn.rawValue) (\(tally.newFailures) new failures, "
+        + "\(totals.unexpectedPass) unexpected passes, \(totals.waived) waived)")
   }
 }

@@ -20,6 +20,12 @@ public struct RunOptions: Sendable {
   public var shard: (index: Int, count: Int)?
   /// Plan and print the coverage, without running anything.
   public var dryRun = false
+  /// The waiver file; `nil` for none.
+  public var waivers: URL?
+  /// A previous results.json to compare with.
+  public var baseline: URL?
+  /// When the exit status is 1.
+  public var failOn = FailOn.unexpected
   /// The command line as given, for reports.
   public var arguments: [String] = []
 
@@ -51,6 +57,9 @@ public struct RunOptions: Sendable {
       ("jobs", String(jobs)),
       ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
       ("exhaustive", request.exhaustive ? "yes" : "no"),
+      ("waivers", waivers?.path ?? "none"),
+      ("baseline", baseline?.path ?? "none"),
+      ("fail-on", failOn.rawValue),
       ("out", out.path),
     ]
   }
@@ -58,9 +67,9 @@ public struct RunOptions: Sendable {
 
 /// The process's exit status, from the run's events (never from a recorder).
 public enum ExitStatus: Int32, Sendable {
-  /// No unexpected result.
+  /// The `--fail-on` rule did not fire.
   case clean = 0
-  /// Unexpected results: failed or errored cases.
+  /// The `--fail-on` rule fired (by default: new failures or unexpected passes).
   case unexpected = 1
   /// Bad input or usage; nothing was run or written.
   case badInput = 2

@@ -13,6 +13,8 @@ public struct Runner: Sendable {
   /// Re-evaluate failing cases against Foundation's ICU to classify them (needs
   /// `corpus.triage`).
   public var triage = true
+  /// Waivers and baseline applied to every case; `nil`: nothing is expected.
+  public var review: Review?
 
   public init(plan: Plan, corpus: Corpus, subject: Subject,
               workers: Int = ProcessInfoCores.count, renderAll: Bool = false) {
@@ -37,6 +39,7 @@ public struct Runner: Sendable {
     let subject = self.subject
     let renderAll = self.renderAll
     let triage = self.triage
+    let review = self.review
     let finished = DispatchGroup()
     for _ in 0..<workers {
       finished.enter()
@@ -47,7 +50,7 @@ public struct Runner: Sendable {
           let step = steps[index]
           pipeline.complete(index, Self.evaluate(step, check: checks[step.checkIndex],
                                                  context: context, triage: triageContext,
-                                                 renderAll: renderAll))
+                                                 review: review, renderAll: renderAll))
         }
         finished.leave()
       }
@@ -102,15 +105,17 @@ public struct Runner: Sendable {
   }
 
   static func evaluate(_ step: Plan.Step, check: any Check, context: EvaluationContext,
-                       triage: EvaluationContext? = nil, renderAll: Bool = false) -> StepOutcome
+                       triage: EvaluationContext? = nil, review: Review? = nil,
+                       renderAll: Bool = false) -> StepOutcome
   {
     let clock = ContinuousClock.now
     var counts = StatusCounts()
     let cases = step.cases().map { id in
-      let outcome = evaluate(id, check: check, context: context, triage: triage)
+      var outcome = evaluate(id, check: check, context: context, triage: triage)
+      review?.apply(id, &outcome)
       counts.add(outcome.status)
       var result = CaseResult(id: id, outcome: outcome)
-      if renderAll || outcome.status == .failed || outcome.status == .errored {
+      if renderAll || (outcome.status != .passed && outcome.status != .skipped) {
         result.json = ResultsJSON.caseJSON(result).rendered(indent: nil)
       }
       return result

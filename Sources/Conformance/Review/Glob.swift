@@ -1,0 +1,44 @@
+/// A shell-style pattern for waiver matching: `*` any run of characters, `?` one character;
+/// a leading `!` negates.
+public struct Glob: Sendable, Equatable, CustomStringConvertible {
+  public let text: String
+  private let negated: Bool
+  private let pattern: [Character]
+
+  public init(_ text: String) {
+    self.text = text
+    self.negated = text.hasPrefix("!")
+    self.pattern = Array(negated ? text.dropFirst() : text[...])
+  }
+
+  public var description: String { text }
+
+  public func matches(_ value: String) -> Bool {
+    Self.match(pattern[...], Array(value)[...]) != negated
+  }
+
+  private static func match(_ pattern: ArraySlice<Character>, _ value: ArraySlice<Character>)
+    -> Bool
+  {
+    var p = pattern.startIndex
+    var v = value.startIndex
+    var star: (p: Int, v: Int)?
+    while v < value.endIndex {
+      if p < pattern.endIndex, pattern[p] == "?" || pattern[p] == value[v] {
+        p += 1
+        v += 1
+      } else if p < pattern.endIndex, pattern[p] == "*" {
+        star = (p, v)
+        p += 1
+      } else if let last = star {
+        p = last.p + 1
+        v = last.v + 1
+        star = (last.p, last.v + 1)
+      } else {
+        return false
+      }
+    }
+    while p < pattern.endIndex, pattern[p] == "*" { p += 1 }
+    return p == pattern.endIndex
+  }
+}

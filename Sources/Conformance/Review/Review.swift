@@ -1,0 +1,117 @@
+import Foundation
+import ICUOracle
+import Synchronization
+
+/// What a run knows to expect: active waivers and the baseline. Applied to each case by the
+/// worker that evaluated it, so the case's JSON line carries its waiver and baseline class.
+public final class Review: Sendable {
+  public let waivers: [Waiver]
+  /// Waivers that do not apply to this run, and why (expired, versions).
+  public let inactive: [(waiver: Waiver, reason: String)]
+  public let baseline: Baseline?
+  private let byCheck: [String: [Int]]
+  private let wildcard: [Int]
+  private let matched: [MatchCounter]
+
+  public init(waivers all: [Waiver], baseline: Baseline?, versions: RunVersions,
+              today: LocalDay) {
+    var active: [Waiver] = []
+    var inactive: [(Waiver, String)] = []
+    for waiver in all {
+      if let reason = waiver.inactiveReason(today: today, versions: versions) {
+        inactive.append((waiver, reason))
+      } else {
+        active.append(waiver)
+      }
+    }
+    self.waivers = active
+    self.inactive = inactive
+    self.baseline = baseline
+    var byCheck: [String: [Int]] = [:]
+    var wildcard: [Int] = []
+    for (index, waiver) in active.enumerated() {
+      if waiver.check.text.contains(where: { "*?!".contains($0) }) {
+        wildcard.append(index)
+      } else {
+        byCheck[waiver.check.text, default: []].append(index)
+      }
+    }
+    self.byCheck = byCheck
+    self.wildcard = wildcard
+    self.matched = active.map { _ in MatchCounter() }
+  }
+
+  /// A review with nothing to expect (every failure is unexpected).
+  public static func none(versions: RunVersions) -> Review {
+    Review(waivers: [], baseline: nil, versions: versions, today: LocalDay(julianDay: 0))
+  }
+
+  /// Applies waivers and the baseline to a case's outcome.
+  public func apply(_ id: CaseID, _ outcome: inout Outcome) {
+    let candidates = (byCheck[id.check] ?? []) + wildcard
+    let failing = outcome.status == .failed || outcome.status == .errored
+    for index in candidates {
+      let waiver = waivers[index]
+      guard waiver.matches(id) else { continue }
+      if failing, waiver.matchesFailure(outcome) {
+        outcome.status = .waived
+        outcome.waiver = waiver.id
+        matched[index].count.wrappingAdd(1, ordering: .relaxed)
+        break
+      }
+      if outcome.status == .passed, !waiver.failuresOnly {
+        outcome.status = .unexpectedPass
+        outcome.waiver = waiver.id
+        matched[index].count.wrappingAdd(1, ordering: .relaxed)
+        break
+      }
+    }
+    outcome.baseline = baseline?.classify(id, outcome)
+  }
+
+  /// Active waivers that matched no case of this run: stale, like the inactive ones.
+  public var unmatched: [Waiver] {
+    waivers.indices.filter { matched[$0].count.load(ordering: .relaxed) == 0 }.map { waivers[$0] }
+  }
+
+  /// How many cases each active waiver matched.
+  public var matchCounts: [(id: String, count: Int)] {
+    waivers.indices.map { (waivers[$0].id, matched[$0].count.load(ordering: .relaxed)) }
+  }
+}
+
+/// How many cases one waiver matched, counted by any worker.
+final class MatchCounter: Sendable {
+  let count = Atomic<Int>(0)
+}
+
+/// When the run's exit status is 1 (`--fail-on`).
+public enum FailOn: String, Sendable, CaseIterable {
+  /// Failures not seen before: no baseline counterpart, a new case, or a changed value.
+  case new
+  /// New failures and unexpected passes (the default).
+  case unexpected
+  /// Any failed, errored, waived case or unexpected pass.
+  case any
+  /// Never: the reports say everything, the exit status nothing.
+  case none
+
+  /// Why the rule fires for these counts, or `nil` when it does not.
+  public func reason(_ counts: StatusCounts, newFailures: Int) -> String? {
+    switch self {
+    case .none:
+      return nil
+    case .any:
+      let total = counts.failed + counts.errored + counts.waived + counts.unexpectedPass
+      return total > 0
+        ? "\(total) cases did not pass (\(counts.waived) of them waived) (--fail-on any)" : nil
+    case .new:
+      return newFailures > 0 ? "\(newFailures) new failures (--fail-on new)" : nil
+    case .unexpected:
+      var parts: [String] = []
+      if newFailures > 0 { parts.append("\(newFailures) new failures") }
+      if counts.unexpectedPass > 0 { parts.append("\(counts.unexpectedPass) unexpected passes") }
+      return parts.isEmpty ? nil : parts.joined(separator: " and ") + " (--fail-on unexpected)"
+    }
+  }
+}
