@@ -33,6 +33,17 @@ public struct Corpus: Sendable {
     /// their months are swept too, since that is where the two sides' days can differ.
     public var subjectOnlyTransitions: [ZoneTransition] = []
 
+    /// The zone's class in report matrices: its most telling kind of transition in the window.
+    public var zoneClass: String {
+      let kinds = Set((transitions + subjectOnlyTransitions).flatMap(\.kinds))
+      for kind in [ZoneTransition.Kind.skippedDay, .repeatedDay, .skippedMidnight,
+                   .repeatedMidnight, .nonHourChange, .negativeDST]
+      where kinds.contains(kind) {
+        return kind.rawValue
+      }
+      return kinds.isEmpty ? "no transitions" : "transitions away from midnight"
+    }
+
     /// The local days that transitions touch, with their neighbours: the days whose months
     /// the plan sweeps in this zone.
     public var transitionDays: Set<LocalDay> {

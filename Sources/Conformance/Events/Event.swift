@@ -106,6 +106,10 @@ public struct RunInfo: Sendable {
   public var invariantOnlyCalendars: [String] = []
   /// Why triage is off, or `nil` when it ran.
   public var triageProblem: String?
+  /// Each zone's class for the report's matrix (its most telling transition kind).
+  public var zoneClasses: [String: String] = [:]
+  /// Zones that sweep every month (controls), to label them in reports.
+  public var monthSweepZones: [String] = []
   /// The plan, one line per step (see `PlanStepSet.encode`), for the next run's baseline.
   public var planLines: [String] = []
   /// Waivers and baseline, as far as known when the run starts; completed at its end.

@@ -35,6 +35,15 @@ public final class RunTally: @unchecked Sendable {
   public private(set) var baselineCounts: [Baseline.Class: Int] = [:]
   /// Failures no waiver explains that are new (see `Outcome.isNewFailure`).
   public private(set) var newFailures = 0
+  /// Pass counts per check and dimension value, for the report's matrices:
+  /// `matrices[check]["calendar"]["hebrew"]`, likewise for `fw` and `zone class`.
+  public private(set) var matrices: [String: [String: [String: PassCount]]] = [:]
+
+  /// Passing and counted cases of one cell of a matrix (skipped cases are not counted).
+  public struct PassCount: Sendable {
+    public var passed = 0
+    public var total = 0
+  }
   private let keepProblems: Bool
   private let failureSink: ((CaseResult) -> Void)?
   private var pendingExamples: [CaseResult] = []
@@ -57,6 +66,7 @@ public final class RunTally: @unchecked Sendable {
       totals.add(result.outcome.status)
       checkCounts[result.id.check, default: StatusCounts()].add(result.outcome.status)
       if let kind = result.outcome.baseline { baselineCounts[kind, default: 0] += 1 }
+      countInMatrices(result)
       if result.outcome.isNewFailure { newFailures += 1 }
       switch result.outcome.status {
       case .failed, .errored, .waived, .unexpectedPass:
@@ -85,6 +95,23 @@ public final class RunTally: @unchecked Sendable {
       pendingSkipReason = nil
     case .runEnded(let elapsed):
       self.elapsed = elapsed
+    }
+  }
+
+  private func countInMatrices(_ result: CaseResult) {
+    let status = result.outcome.status
+    guard status != .skipped else { return }
+    let passed = status == .passed
+    let id = result.id
+    var cells: [(String, String)] = []
+    if let calendar = id.calendar { cells.append(("calendar", calendar)) }
+    if let weekday = id.firstWeekday { cells.append(("fw", weekday.description)) }
+    if let zone = id.zone { cells.append(("zone class", info?.zoneClasses[zone] ?? "?")) }
+    for (dimension, value) in cells {
+      matrices[id.check, default: [:]][dimension, default: [:]][value, default: PassCount()]
+        .passed += passed ? 1 : 0
+      matrices[id.check, default: [:]][dimension, default: [:]][value, default: PassCount()]
+        .total += 1
     }
   }
 

@@ -4,13 +4,16 @@ public struct FailureCluster: Sendable {
   public var check: String
   public var pattern: String
   public var status: Outcome.Status
+  public var triage: Triage?
   public var count = 0
+  /// Cases that are new against the baseline (every unwaived failure without one).
+  public var newCount = 0
   /// The first few cases, with their values.
   public var examples: [CaseResult] = []
   /// For each dimension in first-seen order, the distinct values seen (up to `valueLimit`).
   var values: [(dimension: String, seen: Set<String>, ordered: [String], overflow: Bool)] = []
 
-  public static let examplesKept = 3
+  public static let examplesKept = 8
   static let valueLimit = 5000
 
   /// For each dimension, how many distinct values the cluster spans and the first few.
@@ -20,6 +23,7 @@ public struct FailureCluster: Sendable {
 
   mutating func add(_ result: CaseResult) {
     count += 1
+    if result.outcome.isNewFailure { newCount += 1 }
     if examples.count < Self.examplesKept { examples.append(result) }
     for (key, value) in result.id.dimensionValues {
       guard let index = values.firstIndex(where: { $0.dimension == key }) else {
@@ -40,9 +44,12 @@ public struct ClusterAccumulator: Sendable {
   public init() {}
 
   public mutating func add(_ result: CaseResult) {
-    let key = "\(result.id.check)\u{1}\(result.outcome.status)\u{1}\(result.outcome.pattern)"
-    clusters[key, default: FailureCluster(check: result.id.check, pattern: result.outcome.pattern,
-                                          status: result.outcome.status)].add(result)
+    let outcome = result.outcome
+    let key = "\(result.id.check)\u{1}\(outcome.status)\u{1}\(outcome.triage?.rawValue ?? "")"
+      + "\u{1}\(outcome.pattern)"
+    clusters[key, default: FailureCluster(check: result.id.check, pattern: outcome.pattern,
+                                          status: outcome.status, triage: outcome.triage)]
+      .add(result)
   }
 
   /// Clusters by size, then check and pattern.

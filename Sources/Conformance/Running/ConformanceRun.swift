@@ -103,6 +103,9 @@ public enum ConformanceRun {
     info.aliases = corpus.zones.flatMap { zone in zone.aliases.map { ($0, zone.id) } }
     info.invariantOnlyCalendars = corpus.calendars.filter(corpus.invariantOnlyCalendars.contains)
     info.triageProblem = corpus.triageProblem
+    info.zoneClasses = Dictionary(corpus.zones.map { ($0.id, $0.zoneClass) },
+                                  uniquingKeysWith: { first, _ in first })
+    info.monthSweepZones = corpus.zones.filter(\.sweepsEveryMonth).map(\.id)
     info.planLines = plan.steps.map(PlanStepSet.encode)
     info.review.failOn = options.failOn.rawValue
     info.review.waiverFile = options.waivers?.path

@@ -46,7 +46,10 @@ public enum Explanation {
     }
     let context = EvaluationContext(corpus: corpus, subject: subject)
     if id.month != nil { _ = try context.month(of: id) }
-    let outcome = Runner.evaluate(id, check: check, context: context)
+    let triage = EvaluationContext(forTriage: corpus, subject: subject)
+    let outcome = Runner.evaluate(id, check: check, context: context, triage: triage)
+    // Foundation's ICU's own view of the case, for its intermediate values.
+    let second = triage.map { Runner.evaluate(id, check: check, context: $0) }
     let versions = try RunVersions.current()
     var lines = [
       "case:     \(id)",
@@ -57,14 +60,27 @@ public enum Explanation {
       lines.append("locale:   \(spelling) (libicu id \(try Corpus.harness { try corpus.localeCatalog.icuID(for: spelling) }))")
     }
     lines += [
-      "status:   \(outcome.status.rawValue)\(outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")",
-      "expected: \(CodePoints.annotate(outcome.expected.description))   [libicu]",
-      "actual:   \(CodePoints.annotate(outcome.actual.description))   [Foundation]",
+      "status:   \(outcome.status.rawValue)\(outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")"
+        + (outcome.triage.map { ", triage \($0.rawValue)" } ?? ""),
+      "expected: \(CodePoints.annotate(outcome.expected.description))   [libicu \(versions.oracle.icu)]",
     ]
-    if let months = outcome.months {
-      lines.append("month:    libicu reads \(months.oracle); Foundation reads \(months.subject)")
+    if let second {
+      lines.append("expected: \(CodePoints.annotate(second.expected.description))   "
+        + "[Foundation's ICU \(versions.subjectICU?.icu ?? "?")]")
     }
+    lines.append("actual:   \(CodePoints.annotate(outcome.actual.description))   [Foundation]")
+    if let months = outcome.months {
+      lines.append("month:    libicu reads \(months.oracle); Foundation reads \(months.subject)"
+        + (second?.months.map { "; Foundation's ICU reads \($0.oracle)" } ?? ""))
+    }
+    lines.append("libicu's view:")
     lines += outcome.detail.map { "  \(CodePoints.annotate($0))" }
+    if let second, second.detail != outcome.detail, !second.detail.isEmpty {
+      lines.append("Foundation's ICU's view:")
+      lines += second.detail.map { "  \(CodePoints.annotate($0))" }
+    } else if triage == nil {
+      lines.append("triage: off (\(corpus.triageProblem ?? "Foundation's ICU is not reachable"))")
+    }
     lines.append(versions.summary)
     return (outcome.status == .passed || outcome.status == .skipped ? .clean : .unexpected, lines)
   }

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The data `index.html` embeds: everything the page shows, bounded in size.
+enum HTMLReportData {
+  static func make(tally: RunTally, info: RunInfo) -> JSONValue {
+    let review = info.review
+    let totals = tally.totals
+    let exit = review.failOn.isEmpty ? "" :
+      (FailOn(rawValue: review.failOn)?.reason(totals, newFailures: tally.newFailures)
+        .map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(review.failOn)")
+    let coverage = Dictionary(info.coverage.map { ($0.check, $0) }, uniquingKeysWith: { a, _ in a })
+    // New failures and unexpected passes first, then by size.
+    let clusters = tally.clusters.sorted.sorted {
+      let left = ($0.newCount + ($0.status == .unexpectedPass ? $0.count : 0), $0.count)
+      let right = ($1.newCount + ($1.status == .unexpectedPass ? $1.count : 0), $1.count)
+      return left > right
+    }
+    return .object([
+      ("started", .string(ISO8601DateFormatter().string(from: info.started))),
+      ("elapsed", .string(String(format: "%.1f", tally.elapsed))),
+      ("arguments", .array(info.arguments.map(JSONValue.string))),
+      ("subject", .string(info.subject)),
+      ("versions", ResultsJSON.versions(info.versions)),
+      ("options", .array(info.options.map { .array([.string($0.0), .string($0.1)]) })),
+      ("triage", .string(info.triageProblem.map { "off (\($0))" }
+        ?? "on: failures re-evaluated against Foundation's own ICU")),
+      ("review", .object([
+        ("failOn", .string(review.failOn)), ("exit", .string(exit)),
+        ("baseline", review.baseline.map { baseline in
+          .object([
+            ("path", .string(baseline.path)), ("started", .string(baseline.started)),
+            ("versions", .string(baseline.versions)),
+            ("classes", .object(Baseline.Class.allCases.map {
+              ($0.rawValue, .int(tally.baselineCounts[$0] ?? 0))
+            })),
+          ])
+        } ?? .null),
+        ("stale", .array(review.stale.map { .array([.string($0.id), .string($0.why)]) })),
+        ("matched", .array(review.waiverMatches.map { .array([.string($0.id), .int($0.count)]) })),
+      ])),
+      ("checks", .array(info.checks.map { check in
+        let counts = tally.checkCounts[check.id] ?? StatusCounts()
+        let cover = coverage[check.id]
+        return .object([
+          ("id", .string(check.id)), ("summary", .string(check.summary)),
+          ("cases", .int(counts.total)), ("crossProduct", .int(cover?.crossProduct ?? 0)),
+          ("passed", .int(counts.passed)), ("failed", .int(counts.failed + counts.unexpectedPass)),
+          ("waived", .int(counts.waived)), ("errored", .int(counts.errored)),
+          ("skipped", .int(counts.skipped)), ("locales", .int(cover?.locales ?? 0)),
+          ("calendars", .int(cover?.calendars ?? 0)), ("firstWeekdays", .int(cover?.firstWeekdays ?? 0)),
+          ("zones", .int(cover?.zones ?? 0)), ("months", .int(cover?.months ?? 0)),
+        ])
+      })),
+      ("clusters", .array(clusters.map(cluster))),
+      ("matrices", .object(tally.matrices.sorted { $0.key < $1.key }.map { check, dimensions in
+        (check, .object(dimensions.sorted { $0.key < $1.key }.map { dimension, values in
+          (dimension, .object(values.sorted { $0.key < $1.key }.map {
+            ($0.key, .array([.int($0.value.passed), .int($0.value.total)]))
+          }))
+        }))
+      })),
+      ("transitions", ResultsJSON.counts(info.transitionsByKind)),
+      ("invariantOnly", .array(info.invariantOnlyCalendars.map(JSONValue.string))),
+      ("aliases", .int(info.aliases.count)),
+      ("skipReasons", ResultsJSON.counts(tally.skipReasons)),
+    ])
+  }
+
+  static func cluster(_ cluster: FailureCluster) -> JSONValue {
+    .object([
+      ("check", .string(cluster.check)), ("status", .string(cluster.status.rawValue)),
+      ("triage", cluster.triage.map { .string($0.rawValue) } ?? .null),
+      ("pattern", .string(cluster.pattern)), ("count", .int(cluster.count)),
+      ("new", .int(cluster.newCount)),
+      ("span", .array(cluster.span.map { dimension in
+        .array([.string(dimension.dimension), .int(dimension.count),
+                .array(Array(cluster.values.first { $0.dimension == dimension.dimension }?.ordered
+                  .prefix(HTMLReport.spanValues) ?? []).map(JSONValue.string))])
+      })),
+      ("examples", .array(cluster.examples.prefix(HTMLReport.examplesPerCluster).map(example))),
+    ])
+  }
+
+  static func example(_ result: CaseResult) -> JSONValue {
+    let outcome = result.outcome
+    func text(_ value: Value) -> JSONValue {
+      let annotated = CodePoints.annotate(value.description)
+      return .string(annotated.count <= HTMLReport.valueLength ? annotated
+        : String(annotated.prefix(HTMLReport.valueLength)) + " …")
+    }
+    var members: [(String, JSONValue)] = [
+      ("id", .string(result.id.description)),
+      ("dims", .object(result.id.dimensionValues.map { ($0.key, .string($0.value)) })),
+      ("expected", text(outcome.expected)), ("actual", text(outcome.actual)),
+      ("detail", .array(outcome.detail.prefix(8).map { .string(CodePoints.annotate($0)) })),
+      ("explain", .string(ExplainCommand.text(for: result.id))),
+    ]
+    if let second = outcome.triageExpected { members.append(("expectedF", text(second))) }
+    if let months = outcome.months {
+      members.append(("months", .string("libicu: \(months.oracle); Foundation: \(months.subject)")))
+    }
+    if let baseline = outcome.baseline { members.append(("baseline", .string(baseline.rawValue))) }
+    if let waiver = outcome.waiver { members.append(("waiver", .string(waiver))) }
+    return .object(members)
+  }
+}
