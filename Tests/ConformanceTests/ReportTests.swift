@@ -86,3 +86,52 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     counts[name, default: 0] += 1
   }
 }
+
+@Suite("Report bounds and identities")
+struct ReportBoundsTests {
+  /// A subject whose symbols are never rotated: many failures, with text values.
+  func manyFailures() throws -> RunTally {
+    let corpus = try smallCorpus(locales: ["de_DE", "fa_IR", "ar_EG", "en_US@fw=mon"],
+                                 calendars: ["gregorian", "persian", "hebrew"], zones: ["UTC", "Asia/Tehran"],
+                                 years: 2000...2024)
+    var mutant = Subject.pickerLogic
+    mutant.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols + ["\u{202F}"] }
+    mutant.leadingBlanks = { _, _ in 0 }
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all.filter {
+      ["weekday-symbols", "leading-blanks"].contains($0.id)
+    })
+    let tally = RunTally(keepProblems: false)
+    tally.record(Event(.runStarted(RunInfo(
+      arguments: [], options: [], versions: try RunVersions.current(), coverage: plan.coverage,
+      transitionsByKind: [:], checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(),
+      subject: "mutant"))))
+    Runner(plan: plan, corpus: corpus, subject: mutant, workers: 2).run { tally.record($0) }
+    tally.record(Event(.runEnded(elapsed: 1)))
+    return tally
+  }
+
+  @Test("the HTML page stays small however many cases fail")
+  func htmlSize() throws {
+    let tally = try manyFailures()
+    #expect(tally.totals.failed > 5_000)
+    let page = HTMLReport.document(tally)
+    // Clusters with eight examples each, not one row per case.
+    #expect(page.utf8.count < 400_000, "\(page.utf8.count) bytes for \(tally.totals.failed) failures")
+    #expect(page.contains("⟨U+202F⟩"))
+  }
+
+  @Test("JUnit testcases are unique per suite and show invisible code points")
+  func junitIdentities() throws {
+    let tally = try manyFailures()
+    let xml = JUnitXML.document(tally)
+    var seen: Set<String> = []
+    for line in xml.split(separator: "\n") where line.contains("<testcase ") {
+      let classname = line.split(separator: "classname=\"")[1].split(separator: "\"")[0]
+      let name = line.split(separator: " name=\"")[1].split(separator: "\"")[0]
+      #expect(seen.insert("\(classname)|\(name)").inserted, "duplicate \(classname) \(name)")
+    }
+    #expect(seen.count == tally.steps.count)
+    #expect(xml.contains("⟨U+202F⟩"))
+    #expect(!xml.contains("\u{202F}"))
+  }
+}

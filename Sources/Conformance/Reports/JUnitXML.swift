@@ -95,9 +95,11 @@ public enum JUnitXML {
     return xml + "    </testcase>\n"
   }
 
-  /// A value cut to `valueLength` characters, marked when cut.
+  /// A value with invisible code points named (a CI log cannot show U+202F from a space),
+  /// cut to `valueLength` characters, marked when cut.
   static func clip(_ text: String) -> String {
-    text.count <= valueLength ? text : String(text.prefix(valueLength)) + " …"
+    let visible = CodePoints.annotate(text)
+    return visible.count <= valueLength ? visible : String(visible.prefix(valueLength)) + " …"
   }
 
   static func time(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
