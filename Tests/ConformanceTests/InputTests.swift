@@ -41,6 +41,14 @@ struct InputTests {
     }
   }
 
+  @Test("the shipped waiver file is valid, and each waiver says why and where to check")
+  func shippedWaivers() throws {
+    let waivers = try WaiverFile.load(corpora.appendingPathComponent(Corpus.Files.waivers))
+    #expect(waivers.count >= 10)
+    #expect(Set(waivers.map(\.id)).count == waivers.count)
+    #expect(waivers.allSatisfy { $0.reason.count > 40 && !$0.link.isEmpty })
+  }
+
   @Test("unknown locale, calendar and zone are refused, naming the value", arguments: [
     ("locale", "xx_QQ"), ("calendar", "julian"), ("zone", "Mars/Olympus_Mons"),
   ])

@@ -5,7 +5,7 @@ import Foundation
 public enum JUnitXML {
   /// How many failing cases a testcase's body lists before it says how many more there are,
   /// and how long a value may be there: the full sweep's file must stay under 30 MB.
-  static let casesPerBody = 2
+  static let casesPerBody = 1
   static let valueLength = 240
 
   public static func document(_ tally: RunTally) -> String {
@@ -76,7 +76,7 @@ public enum JUnitXML {
           body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
         }
         body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
-        for line in outcome.detail.prefix(3) { body += "  \(clip(line))\n" }
+        for line in outcome.detail.prefix(2) { body += "  \(clip(line))\n" }
         body += "  \(ExplainCommand.text(for: result.id))\n"
       }
       if total > relevant.prefix(casesPerBody).count {

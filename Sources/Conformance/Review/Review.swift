@@ -30,10 +30,10 @@ public final class Review: Sendable {
     var byCheck: [String: [Int]] = [:]
     var wildcard: [Int] = []
     for (index, waiver) in active.enumerated() {
-      if waiver.check.text.contains(where: { "*?!".contains($0) }) {
+      if waiver.checks.contains(where: { $0.text.contains(where: { "*?!".contains($0) }) }) {
         wildcard.append(index)
       } else {
-        byCheck[waiver.check.text, default: []].append(index)
+        for check in waiver.checks { byCheck[check.text, default: []].append(index) }
       }
     }
     self.byCheck = byCheck
@@ -48,7 +48,8 @@ public final class Review: Sendable {
 
   /// Applies waivers and the baseline to a case's outcome.
   public func apply(_ id: CaseID, _ outcome: inout Outcome) {
-    let candidates = (byCheck[id.check] ?? []) + wildcard
+    // In file order: the first waiver that matches explains the case.
+    let candidates = ((byCheck[id.check] ?? []) + wildcard).sorted()
     let failing = outcome.status == .failed || outcome.status == .errored
     for index in candidates {
       let waiver = waivers[index]

@@ -3,14 +3,16 @@ import ICUOracle
 
 /// A known, explained difference: failures it matches are `waived` instead of unexpected.
 ///
-/// A waiver matches cases by check and dimension values (globs; a list means any of them;
+/// A waiver matches cases by check (a glob, or a list of them) and dimension values (globs;
+/// a list means any of them;
 /// `!` negates), and may narrow to failures of a `pattern` or `triage`. A passing case that
 /// a waiver without such failure-only conditions matches is an *unexpected pass*: the
 /// difference it explains is gone. A waiver applies only while it has not expired and its
 /// version conditions hold.
 public struct Waiver: Sendable {
   public var id: String
-  public var check: Glob
+  /// The checks it applies to (any of these globs).
+  public var checks: [Glob]
   /// Dimension key (`locale`, `calendar`, `fw`, `zone`, `month`, `variant`) → any of these.
   public var match: [(key: String, globs: [Glob])]
   public var pattern: Glob?
@@ -30,7 +32,7 @@ public struct Waiver: Sendable {
 
   /// Whether the waiver matches a case's check and dimensions.
   public func matches(_ id: CaseID) -> Bool {
-    guard check.matches(id.check) else { return false }
+    guard checks.contains(where: { $0.matches(id.check) }) else { return false }
     let values = id.dimensionValues
     for (key, globs) in match {
       guard let value = values.first(where: { $0.key == key })?.value else { return false }
@@ -142,8 +144,14 @@ public enum WaiverFile {
       throw InputError("\(location): unknown key \"\(unknown)\"")
     }
     let id = try string("id") ?? ""
-    let check = try string("check") ?? ""
-    guard check.contains("*") || check.contains("?") || CheckCatalog.check(check) != nil else {
+    let checks: [String]
+    if let list = entry["check"] as? [String], !list.isEmpty {
+      checks = list
+    } else {
+      checks = [try string("check") ?? ""]
+    }
+    for check in checks
+    where !check.contains("*") && !check.contains("?") && CheckCatalog.check(check) == nil {
       throw InputError("\(location): unknown check '\(check)'")
     }
     var match: [(String, [Glob])] = []
@@ -194,7 +202,7 @@ public enum WaiverFile {
     }
     let reason = try string("reason") ?? ""
     let link = try string("link") ?? ""
-    return Waiver(id: id, check: Glob(check), match: match,
+    return Waiver(id: id, checks: checks.map(Glob.init), match: match,
                   pattern: try string("pattern", required: false).map(Glob.init), triage: triage,
                   reason: reason, link: link, expires: expires, versions: versions,
                   location: location)
