@@ -110,3 +110,50 @@ struct FullCorpusTests {
     #expect(try evaluate("calendar-invariants|calendar=gregorian|variant=year-2020", corpus: corpus).status == .passed)
   }
 }
+
+/// Triage on cases whose cause is known independently of the harness.
+@Suite("Triage on hand-picked cases")
+struct TriageTests {
+  func outcome(_ text: String, locales: [String] = ["en_US"], calendars: [String],
+               zones: [String], years: ClosedRange<Int>) throws -> Outcome {
+    let corpus = try smallCorpus(locales: locales, calendars: calendars, zones: zones, years: years)
+    let id = try CaseID(parsing: text)
+    let check = try #require(CheckCatalog.check(id.check))
+    let triage = try #require(EvaluationContext(forTriage: corpus, subject: .pickerLogic),
+                              "Foundation's ICU is needed for triage")
+    return Runner.evaluate(id, check: check, context: EvaluationContext(corpus: corpus, subject: .pickerLogic),
+                           triage: triage)
+  }
+
+  @Test("zh_CN's first day: CLDR 42 says Monday, CLDR 46 Sunday, Foundation follows its ICU")
+  func dataDrift() throws {
+    let result = try outcome("weekday-symbols|locale=zh_CN|calendar=gregorian|fw=own",
+                             locales: ["zh_CN"], calendars: ["gregorian"], zones: ["UTC"],
+                             years: 2020...2020)
+    #expect(result.triage == .dataDrift)
+    #expect(result.triageExpected == result.actual)
+  }
+
+  @Test("St_Johns 1987-10: both ICUs keep the split 24th one day; Foundation does not")
+  func logicDefect() throws {
+    let result = try outcome("same-day-closing|calendar=gregorian|zone=America/St_Johns|month=1987-10-01",
+                             calendars: ["gregorian"], zones: ["America/St_Johns"], years: 1987...1987)
+    #expect(result.triage == .logicDefect)
+    #expect(result.triageExpected == result.expected)
+  }
+
+  @Test("Amete Alem read as Gregorian: both ICUs know the calendar")
+  func ameteAlem() throws {
+    let result = try outcome("leading-blanks|calendar=ethiopic-amete-alem|fw=1|zone=UTC|month=2022-01-09",
+                             calendars: ["ethiopic-amete-alem"], zones: ["UTC"], years: 2022...2022)
+    #expect(result.triage == .logicDefect)
+  }
+
+  @Test("Dangi in bn_BD: the ICUs disagree on digits and Foundation prints Gregorian")
+  func unclassified() throws {
+    let result = try outcome("date-text|locale=bn_BD|calendar=dangi|variant=field",
+                             locales: ["bn_BD"], calendars: ["dangi"], zones: ["UTC"], years: 2019...2026)
+    #expect(result.triage == .unclassified)
+    #expect(result.triageExpected != result.expected && result.triageExpected != result.actual)
+  }
+}
