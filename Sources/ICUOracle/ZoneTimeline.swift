@@ -5,7 +5,7 @@
 /// at the first instant after the gap (`SKIPPED_WALL_TIME = NEXT_VALID`), a repeated midnight
 /// at its first occurrence (`REPEATED_WALL_TIME = FIRST`). A date the zone skips entirely has
 /// no start. Not thread-safe: one per worker.
-public final class ZoneTimeline {
+public final class ZoneTimeline: ZoneClock {
   public let zone: String
   public let backend: ICUBackend
   private let calendar: ICUCalendar
@@ -63,20 +63,5 @@ public final class ZoneTimeline {
       cursor = instant
     }
     return result
-  }
-}
-
-extension ZoneTimeline {
-  /// Local wall time and offset of an instant, e.g. `1987-10-25 00:00:30 -02:30`, for reports.
-  public func wallText(at millis: Double) throws(ICUError) -> String {
-    let offset = try offset(at: millis).total
-    let local = millis + Double(offset)
-    let day = LocalDay.containing(localMillis: local)
-    let secondOfDay = Int((local - (local / 86_400_000).rounded(.down) * 86_400_000) / 1000)
-    let offsetMinutes = Int(offset) / 60_000
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-    let sign = offsetMinutes < 0 ? "-" : "+"
-    return "\(day) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-      + " \(sign)\(two(abs(offsetMinutes) / 60)):\(two(abs(offsetMinutes) % 60))"
   }
 }

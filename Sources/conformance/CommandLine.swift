@@ -104,6 +104,12 @@ struct CommandLineParser {
           throw InputError("--fail-on \(text): expected new, unexpected, any or none")
         }
         options.failOn = rule
+      case "--oracle":
+        let text = try value(argument, &remaining)
+        guard let mode = Corpus.OracleMode(rawValue: text) else {
+          throw InputError("--oracle \(text): expected tables or direct")
+        }
+        request.oracleMode = mode
       case "--month-sweep":
         let text = try value(argument, &remaining)
         guard let sweep = Corpus.MonthSweep(rawValue: text) else {

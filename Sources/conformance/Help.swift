@@ -47,6 +47,8 @@ enum Help {
                               --time-zones all, transition-free otherwise)
       --exhaustive            sweep every month in every zone (slow; checks the reasoning
                               behind the month selection on a subset)
+      --oracle <mode>         tables (zone structure read once per zone) or direct (libicu
+                              asked afresh for every case) (default: tables)
       --dry-run               print what the plan covers and stop
       --corpora <dir>         the corpus files (default: ./Corpora, else the package's)
       --version               Show the version.

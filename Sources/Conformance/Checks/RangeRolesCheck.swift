@@ -118,7 +118,7 @@ public struct RangeRolesCheck: Check {
     return "cell \(expected) became \(actual)\(place)"
   }
 
-  static func describe(_ selection: Subject.Selection, _ timeline: ZoneTimeline) -> String {
+  static func describe(_ selection: Subject.Selection, _ timeline: any ZoneClock) -> String {
     func text(_ date: Date?) -> String {
       guard let date else { return "nil" }
       return (try? timeline.wallText(at: EvaluationContext.millis(date))) ?? "?"

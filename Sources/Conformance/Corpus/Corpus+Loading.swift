@@ -48,6 +48,10 @@ extension Corpus {
           == .perOffset)
     }
     corpus.monthTables = try harness { try corpus.readMonthTables() }
+    corpus.oracleMode = request.oracleMode
+    if request.oracleMode == .tables {
+      corpus.zoneTables = try harness { try corpus.readZoneTables() }
+    }
     if let foundation = ICUBackend.foundation {
       corpus.triage = try harness {
         TriageData(localeCatalog: try LocaleCatalog(backend: foundation),
@@ -278,6 +282,20 @@ extension Corpus {
     }
     let kept = Set(first.values).union(last.values)
     return transitions.indices.filter(kept.contains).map { transitions[$0] }
+  }
+
+  /// Reads every zone's table over the padded window (in parallel: zones are independent).
+  func readZoneTables() throws -> [String: ZoneTable] {
+    let days = window.lowerBound.adding(days: -70)...window.upperBound.adding(days: 70)
+    let results = ParallelMap.run(zones.map(\.id)) { zone -> Result<ZoneTable, ICUError> in
+      Result { () throws(ICUError) -> ZoneTable in try ZoneTable(zone: zone, days: days) }
+    }
+    var tables: [String: ZoneTable] = [:]
+    for result in results {
+      let table = try result.get()
+      tables[table.zone] = table
+    }
+    return tables
   }
 
   /// Reads every calendar's months over the window and two months beyond each end (so a

@@ -57,6 +57,15 @@ public struct Corpus: Sendable {
     }
   }
 
+  /// How the oracle computes expectations (`--oracle`).
+  public enum OracleMode: String, Sendable {
+    /// Zone structure from per-zone tables, memoized per-locale answers: the default.
+    case tables
+    /// Every case asks libicu afresh (no tables, no memoized values): the reference the
+    /// tables are tested and benchmarked against.
+    case direct
+  }
+
   /// Which zones sweep every month of the window (the others sweep their transition months).
   public enum MonthSweep: String, Sendable {
     /// One zone per standard offset, the one with the fewest transitions (UTC for +00:00):
@@ -95,6 +104,12 @@ public struct Corpus: Sendable {
   public var oracleCalendars: [String] { calendars.filter { !invariantOnlyCalendars.contains($0) } }
   /// libicu's locales, for the oracle's locale handling.
   public var localeCatalog: LocaleCatalog
+  /// How the oracle answers questions about zones and values: from tables read once, or by
+  /// asking libicu afresh for every case.
+  public var oracleMode: OracleMode = .tables
+  /// Zone tables by zone id (tables mode), read from libicu when the corpus loads.
+  public var zoneTables: [String: ZoneTable] = [:]
+
   /// What triage needs from Foundation's own ICU, or `nil` when it is not reachable.
   public var triage: TriageData?
   /// Why triage is off, when `triage` is `nil`.

@@ -36,6 +36,8 @@ public struct CorpusRequest: Sendable, Equatable {
   public var transitionSample: Corpus.TransitionSample?
   /// Every month in every zone, instead of transition months outside the month-sweep zones.
   public var exhaustive = false
+  /// How the oracle computes (`--oracle`).
+  public var oracleMode: Corpus.OracleMode = .tables
   /// Which zones sweep every month; `nil`: per offset for `--time-zones all`, else the
   /// zones without transitions.
   public var monthSweep: Corpus.MonthSweep?

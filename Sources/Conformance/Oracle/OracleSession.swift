@@ -7,17 +7,33 @@ import ICUOracle
 final class OracleSession {
   let catalog: LocaleCatalog
   var backend: ICUBackend { catalog.backend }
-  private var timelines: [String: ZoneTimeline] = [:]
+  /// Shared zone tables (tables mode), or empty: then each zone is asked through libicu.
+  private let tables: [String: ZoneTable]
+  /// Whether to memoize answers (symbols, first days, formats, the last month's geometry);
+  /// off in direct mode, which asks libicu afresh for every case.
+  private let memoize: Bool
+  private var timelines: [String: any ZoneClock] = [:]
   private var symbols: [String: [String]] = [:]
   private var firstDays: [String: Int] = [:]
   private var lastGeometry: (key: String, geometry: MonthGeometry)?
   private var calendars: [String: ICUCalendar] = [:]
   private var formats: [String: ICUDateFormat] = [:]
 
-  init(catalog: LocaleCatalog) { self.catalog = catalog }
+  init(catalog: LocaleCatalog, tables: [String: ZoneTable] = [:], memoize: Bool = true) {
+    self.catalog = catalog
+    self.tables = tables
+    self.memoize = memoize
+  }
 
-  func timeline(_ zone: String) throws(ICUError) -> ZoneTimeline {
+  /// The zone's clock: its shared table (libicu beyond the table's span), else a libicu
+  /// timeline this session keeps open.
+  func timeline(_ zone: String) throws(ICUError) -> any ZoneClock {
     if let timeline = timelines[zone] { return timeline }
+    if let table = tables[zone] {
+      let clock = TableOrTimeline(table)
+      timelines[zone] = clock
+      return clock
+    }
     let timeline = try ZoneTimeline(zone: zone, backend: backend)
     timelines[zone] = timeline
     return timeline
@@ -39,7 +55,7 @@ final class OracleSession {
   /// pattern, a skeleton (through the locale's best pattern) or a date style.
   func format(locale: String, zone: String, _ spec: FormatSpec) throws(ICUError) -> ICUDateFormat {
     let key = "\(locale)|\(zone)|\(spec)"
-    if let cached = formats[key] { return cached }
+    if memoize, let cached = formats[key] { return cached }
     let format: ICUDateFormat
     switch spec {
     case .pattern(let pattern):
@@ -51,15 +67,17 @@ final class OracleSession {
     case .style(let style):
       format = try ICUDateFormat(dateStyle: style, locale: locale, zone: zone, backend: backend)
     }
-    if formats.count > 1024 { formats.removeAll(keepingCapacity: true) }
-    formats[key] = format
+    if memoize {
+      if formats.count > 1024 { formats.removeAll(keepingCapacity: true) }
+      formats[key] = format
+    }
     return format
   }
 
   /// Standalone narrow weekday symbols, Sunday first, for an ICU locale id and calendar.
   func weekdaySymbols(locale icuID: String, calendar: String) throws(ICUError) -> [String] {
     let key = icuID + "|" + calendar
-    if let cached = symbols[key] { return cached }
+    if memoize, let cached = symbols[key] { return cached }
     let value = try ICU.standaloneNarrowWeekdays(locale: icuID, calendar: calendar,
                                                  catalog: catalog)
     if symbols.count > 4096 { symbols.removeAll(keepingCapacity: true) }
@@ -71,7 +89,7 @@ final class OracleSession {
   /// week data for the locale and calendar).
   func firstDay(locale icuID: String, calendar: String) throws(ICUError) -> Int {
     let key = icuID + "|" + calendar
-    if let cached = firstDays[key] { return cached }
+    if memoize, let cached = firstDays[key] { return cached }
     let value = try FirstDayOfWeek.of(locale: icuID, calendar: calendar, catalog: catalog)
     if firstDays.count > 4096 { firstDays.removeAll(keepingCapacity: true) }
     firstDays[key] = value
@@ -83,7 +101,7 @@ final class OracleSession {
     throws(ICUError) -> MonthGeometry
   {
     let key = "\(calendar)|\(zone)|\(month.firstDay.julianDay)|\(withDays)"
-    if let last = lastGeometry, last.key == key { return last.geometry }
+    if memoize, let last = lastGeometry, last.key == key { return last.geometry }
     let timeline = try timeline(zone)
     let first = try timeline.firstInstant(onOrAfter: month.firstDay)
     let end = try timeline.firstInstant(onOrAfter: month.endDay)

@@ -21,7 +21,8 @@ public final class EvaluationContext {
   public init(corpus: Corpus, subject: Subject) {
     self.corpus = corpus
     self.subject = subject
-    self.oracle = OracleSession(catalog: corpus.localeCatalog)
+    self.oracle = OracleSession(catalog: corpus.localeCatalog, tables: corpus.zoneTables,
+                                memoize: corpus.oracleMode == .tables)
     self.monthTables = corpus.monthTables
     self.isTriage = false
     self.locales = Dictionary(corpus.locales.map { ($0.spelling, $0) },

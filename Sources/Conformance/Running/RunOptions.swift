@@ -57,6 +57,7 @@ public struct RunOptions: Sendable {
       ("jobs", String(jobs)),
       ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
       ("exhaustive", request.exhaustive ? "yes" : "no"),
+      ("oracle", request.oracleMode.rawValue),
       ("waivers", waivers?.path ?? "none"),
       ("baseline", baseline?.path ?? "none"),
       ("fail-on", failOn.rawValue),
