@@ -5,6 +5,7 @@ import Foundation
 enum Command {
   case run(RunOptions)
   case explain(caseID: String, corpora: URL)
+  case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   case help
   case version
 }
@@ -17,6 +18,30 @@ struct CommandLineParser {
 
   func parse() throws(InputError) -> Command {
     var remaining = arguments[...]
+    if remaining.first == "bench" {
+      remaining = remaining.dropFirst()
+      var quick = false
+      var jobs = ProcessInfoCores.count
+      var out = URL(fileURLWithPath: "Reports/bench.json")
+      var corpora = defaultCorpora
+      while let argument = remaining.popFirst() {
+        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+        switch name {
+        case "-h", "--help": return .help
+        case "--quick": quick = true
+        case "--jobs":
+          let text = try value(argument, &remaining)
+          guard let number = Int(text), (1...256).contains(number) else {
+            throw InputError("--jobs \(text): expected a number from 1 to 256")
+          }
+          jobs = number
+        case "--out": out = URL(fileURLWithPath: try value(argument, &remaining))
+        case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
+        default: throw InputError("unknown option '\(name)' for bench")
+        }
+      }
+      return .bench(quick: quick, jobs: jobs, out: out, corpora: corpora)
+    }
     if remaining.first == "explain" {
       remaining = remaining.dropFirst()
       var corpora = defaultCorpora

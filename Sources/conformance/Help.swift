@@ -5,6 +5,7 @@ enum Help {
                        [--time-zones <set>] [--checks <list>] [--years <A...B>] [--out <dir>]
                        [--record <failures|all>] [--jobs <n>] [--shard <K/N>]
            conformance explain <case-id>
+           conformance bench [--quick] [--jobs <n>] [--out <file>]
     """
 
   static let text = """
@@ -57,6 +58,9 @@ enum Help {
     SUBCOMMANDS:
       explain <case-id>       Re-run one case (ids are in every report) and print its inputs,
                               both sides' values and the intermediate values.
+      bench                   Measure the core corpus, the full sweep, a subject-only loop
+                              over the same cases and the direct oracle on a fixed sample;
+                              write Reports/bench.json (--quick: the core corpus only).
 
     EXIT CODES:
       0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected

@@ -25,6 +25,15 @@ do {
     let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora)
     print(lines.joined(separator: "\n"))
     exit(status)
+  case .bench(let quick, let jobs, let out, let corpora):
+    let report = try Benchmark.run(corporaDirectory: corpora, quick: quick, jobs: jobs) {
+      printError($0)
+    }
+    print(report.lines.joined(separator: "\n"))
+    try FileManager.default.createDirectory(at: out.deletingLastPathComponent(),
+                                            withIntermediateDirectories: true)
+    try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
+    print("wrote \(out.path)")
   case .run(let options):
     let result = try ConformanceRun.run(options)
     print(result.summary.joined(separator: "\n"))

@@ -10,6 +10,21 @@ public enum ConformanceRun {
     public var summary: [String]
     /// Why the status is not clean, for stderr.
     public var reason: String?
+    /// Where the time went, for the benchmark.
+    public var timing = Timing()
+    /// Cases evaluated.
+    public var cases = 0
+  }
+
+  /// Seconds spent in each part of a run (wall unless marked CPU).
+  public struct Timing: Sendable {
+    public var load = 0.0
+    public var sweep = 0.0
+    /// Process CPU seconds during the sweep (all threads).
+    public var sweepCPU = 0.0
+    /// CPU seconds of the calling thread during the sweep: receiving and recording results.
+    public var deliveryCPU = 0.0
+    public var write = 0.0
   }
 
   /// Runs the sweep `options` describe against `subject`.
@@ -17,6 +32,7 @@ public enum ConformanceRun {
   /// - Throws: `InputError` (exit 2) before any work when an input is bad;
   ///   `HarnessError` (exit 3) when the harness fails. A failing case is not an error.
   public static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws -> Result {
+    let started = ContinuousClock.now
     let checks = try selectChecks(options.checks)
     let directory = try ReportDirectory(validating: options.out)
     // Read before any work: bad files exit 2, and a baseline that is the output's own
@@ -34,13 +50,23 @@ public enum ConformanceRun {
     let review = Review(waivers: waivers, baseline: baseline, versions: versions,
                         today: LocalDay.today)
     let staging = try directory.makeStaging()
+    var timing = Timing()
+    timing.load = (ContinuousClock.now - started).seconds
     do {
+      let (cpu, thread, clock) = (ThreadClock.process, ThreadClock.now, ContinuousClock.now)
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
                             versions: versions, review: review, staging: staging)
+      (timing.sweep, timing.sweepCPU, timing.deliveryCPU) =
+        ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu, ThreadClock.now - thread)
+      let writing = ContinuousClock.now
       try write(tally, into: staging, recordedCases: options.record == .all ? "cases.jsonl" : nil)
       try FileManager.default.removeItem(at: staging.appendingPathComponent(failureLog))
       try directory.commit(staging)
-      return summarize(tally, directory: directory, failOn: options.failOn)
+      timing.write = (ContinuousClock.now - writing).seconds
+      var result = summarize(tally, directory: directory, failOn: options.failOn)
+      result.timing = timing
+      result.cases = tally.totals.total
+      return result
     } catch {
       directory.discard(staging)
       throw error

@@ -1,0 +1,66 @@
+import Foundation
+
+extension Benchmark.Report {
+  /// The targets of issue 5 and whether this run meets them.
+  public var targets: [(name: String, value: String, met: Bool)] {
+    var rows: [(String, String, Bool)] = []
+    if let full {
+      rows.append(("full sweep ≤ 120 s wall", String(format: "%.1f s", full.wall), full.wall <= 120))
+    }
+    rows.append(("peak RSS ≤ 500 MB", String(format: "%.0f MB", peakMB), peakMB <= 500))
+    rows.append(("core corpus ≤ 10 s", String(format: "%.1f s", core.wall), core.wall <= 10))
+    rows.append(("CPU ≤ 1.3 × subject-only loop", String(format: "%.2f ×", overhead), overhead <= 1.3))
+    rows.append(("wall ≤ 0.6 × CPU", String(format: "%.2f ×", parallelism), parallelism <= 0.6))
+    rows.append(("tables ≥ 10 × faster than direct", String(format: "%.1f ×", directOverTables),
+                 directOverTables >= 10))
+    return rows
+  }
+
+  /// Lines for the console.
+  public var lines: [String] {
+    var lines = ["bench \(date) on \(machine), \(jobs) workers\(quick ? " (quick: core corpus only)" : "")"]
+    for phase in [core] + (full.map { [$0] } ?? []) {
+      lines.append(String(format: "  %-12@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB",
+                          phase.name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB))
+    }
+    lines.append("  time split of the \(full == nil ? "core" : "full") sweep (CPU s): "
+      + split.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", "))
+    lines.append(String(format: "  fixed sample (%d cases): tables %.2f s, direct oracle %.2f s",
+                        sample.cases, sample.tablesWall, sample.directWall))
+    for target in targets {
+      lines.append("  \(target.met ? "✔" : "✘") \(target.name): \(target.value)")
+    }
+    return lines
+  }
+
+  public var json: JSONValue {
+    func phase(_ phase: Benchmark.Phase) -> JSONValue {
+      .object([
+        ("cases", .int(phase.cases)), ("wallSeconds", .double(phase.wall)),
+        ("cpuSeconds", .double(phase.cpu)), ("casesPerSecond", .double(phase.casesPerSecond)),
+        ("loadSeconds", .double(phase.timing.load)), ("sweepSeconds", .double(phase.timing.sweep)),
+        ("sweepCPUSeconds", .double(phase.timing.sweepCPU)),
+        ("writeSeconds", .double(phase.timing.write)), ("residentMBAfter", .double(phase.residentMB)),
+      ])
+    }
+    return .object([
+      ("date", .string(date)), ("machine", .string(machine)), ("jobs", .int(jobs)),
+      ("quick", .bool(quick)), ("core", phase(core)), ("full", full.map(phase) ?? .null),
+      ("subjectOnlyCPUSeconds", .double(subjectCPU)), ("evaluateCPUSeconds", .double(evaluateCPU)),
+      ("split", .object(split.map { ($0.0, .double($0.1)) })),
+      ("sample", .object([
+        ("cases", .int(sample.cases)), ("tablesWallSeconds", .double(sample.tablesWall)),
+        ("directWallSeconds", .double(sample.directWall)),
+        ("tablesCPUSeconds", .double(sample.tablesCPU)), ("directCPUSeconds", .double(sample.directCPU)),
+      ])),
+      ("peakResidentMB", .double(peakMB)),
+      ("ratios", .object([
+        ("cpuOverSubjectOnly", .double(overhead)), ("wallOverCPU", .double(parallelism)),
+        ("directOverTables", .double(directOverTables)),
+      ])),
+      ("targets", .array(targets.map {
+        .object([("target", .string($0.name)), ("value", .string($0.value)), ("met", .bool($0.met))])
+      })),
+    ])
+  }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import ICUOracle
+
+/// `conformance bench`: the performance figures of issue 5, measured in one process and one
+/// sitting on this machine, written to `Reports/bench.json`.
+///
+/// 1. The core corpus, as `swift run conformance` runs it (reports included).
+/// 2. The full sweep (`--locales all --calendars all --first-weekdays all --time-zones all`),
+///    the same way; `--quick` uses the core corpus instead.
+/// 3. A loop that only calls the subject for the cases of (2): each case is evaluated with a
+///    recording subject, untimed, then its subject calls are replayed with the same arguments
+///    and timed in thread CPU. The harness's overhead is (2)'s CPU over this loop's.
+/// 4. The direct oracle against the tables on a fixed sample of the core corpus.
+public enum Benchmark {
+  /// One measured run.
+  public struct Phase: Sendable {
+    public var name: String
+    public var cases: Int
+    public var wall: Double
+    public var cpu: Double
+    public var timing: ConformanceRun.Timing
+    public var residentMB: Double
+    public var casesPerSecond: Double { wall > 0 ? Double(cases) / wall : 0 }
+  }
+
+  public struct Report: Sendable {
+    public var date: String
+    public var machine: String
+    public var jobs: Int
+    public var quick: Bool
+    public var core: Phase
+    public var full: Phase?
+    /// The subject-only loop over the full sweep's cases (or the core's with `--quick`).
+    public var subjectCPU: Double
+    /// Thread CPU spent evaluating the same cases (subject, oracle and check logic).
+    public var evaluateCPU: Double
+    public var sample: (cases: Int, tablesWall: Double, directWall: Double, tablesCPU: Double,
+                        directCPU: Double)
+    public var peakMB: Double
+
+    var measured: Phase { full ?? core }
+    /// Harness CPU over subject-only CPU (target ≤ 1.3).
+    public var overhead: Double { measured.timing.sweepCPU / max(subjectCPU, 1e-9) }
+    /// Sweep wall time over its CPU time (target ≤ 0.6 with two workers).
+    public var parallelism: Double { measured.timing.sweep / max(measured.timing.sweepCPU, 1e-9) }
+    /// Direct oracle wall time over the tables' on the same sample (target ≥ 10).
+    public var directOverTables: Double { sample.directWall / max(sample.tablesWall, 1e-9) }
+
+    /// The split of the measured sweep's CPU time.
+    public var split: [(String, Double)] {
+      let timing = measured.timing
+      let reporting = timing.deliveryCPU + timing.write
+      let oracle = max(0, evaluateCPU - subjectCPU)
+      let engine = max(0, timing.sweepCPU - timing.deliveryCPU - evaluateCPU)
+      return [("subject", subjectCPU), ("oracle and check logic", oracle), ("engine", engine),
+              ("reporting", reporting)]
+    }
+  }
+
+  /// Runs the benchmark; `log` receives a line per finished phase.
+  public static func run(corporaDirectory: URL, quick: Bool, jobs: Int,
+                         log: (String) -> Void) throws -> Report {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let waivers = corporaDirectory.appendingPathComponent(Corpus.Files.waivers)
+
+    func options(_ request: CorpusRequest, _ name: String) -> RunOptions {
+      var options = RunOptions(request: request, out: scratch.appendingPathComponent(name))
+      options.jobs = jobs
+      options.waivers = FileManager.default.fileExists(atPath: waivers.path) ? waivers : nil
+      return options
+    }
+    func measure(_ name: String, _ run: RunOptions) throws -> Phase {
+      let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
+      let result = try ConformanceRun.run(run)
+      let phase = Phase(name: name, cases: result.cases, wall: (ContinuousClock.now - clock).seconds,
+                        cpu: ThreadClock.process - cpu, timing: result.timing,
+                        residentMB: ResidentMemory.read().current)
+      log(String(format: "%@: %d cases in %.1f s wall, %.1f s CPU (%.0f cases/s), RSS %.0f MB",
+                 name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB))
+      return phase
+    }
+
+    let core = CorpusRequest(corporaDirectory: corporaDirectory)
+    var all = core
+    all.locales = .all
+    all.calendars = .all
+    all.zones = .all
+    let corePhase = try measure("core corpus", options(core, "core"))
+    let fullPhase = quick ? nil : try measure("full sweep", options(all, "full"))
+
+    let loop = try subjectOnly(quick ? core : all, jobs: jobs)
+    log(String(format: "subject-only loop: %.1f s CPU (evaluating the same cases: %.1f s CPU)",
+               loop.subject, loop.evaluate))
+
+    var sample = core
+    sample.calendars = .list(["gregorian", "hebrew", "chinese", "islamic-umalqura"])
+    sample.locales = .list(["en_US", "fa_IR", "ar_EG", "zh_CN"])
+    let tables = try sweepOnly(sample, jobs: jobs)
+    sample.oracleMode = .direct
+    let direct = try sweepOnly(sample, jobs: jobs)
+    log(String(format: "fixed sample of %d cases: tables %.2f s, direct %.2f s (%.1f×)",
+               tables.cases, tables.wall, direct.wall, direct.wall / max(tables.wall, 1e-9)))
+
+    return Report(
+      date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
+      jobs: jobs, quick: quick, core: corePhase, full: fullPhase, subjectCPU: loop.subject,
+      evaluateCPU: loop.evaluate,
+      sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
+      peakMB: ResidentMemory.read().peak)
+  }
+
+  /// Evaluates every case of a selection with recording subjects and replays their calls.
+  static func subjectOnly(_ request: CorpusRequest, jobs: Int) throws
+    -> (subject: Double, evaluate: Double)
+  {
+    let corpus = try Corpus.load(request)
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    let workers = (0..<jobs).map { _ -> (SubjectRecorder, EvaluationContext) in
+      let recorder = SubjectRecorder()
+      return (recorder, EvaluationContext(corpus: corpus, subject: recorder.recording(.pickerLogic)))
+    }
+    let pool = WorkerPool(workers)
+    let checks = plan.checks
+    let totals = ParallelMap.run(plan.steps, workers: jobs) { step -> (Double, Double) in
+      pool.with { recorder, context in
+        var subject = 0.0
+        var evaluate = 0.0
+        for id in step.cases() {
+          let start = ThreadClock.now
+          _ = Runner.evaluate(id, check: checks[step.checkIndex], context: context)
+          evaluate += ThreadClock.now - start
+          subject += recorder.replay()
+        }
+        return (subject, evaluate)
+      }
+    }
+    return totals.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+  }
+
+  /// Runs a selection's plan without reports: wall and CPU of the sweep alone.
+  static func sweepOnly(_ request: CorpusRequest, jobs: Int) throws
+    -> (cases: Int, wall: Double, cpu: Double)
+  {
+    let corpus = try Corpus.load(request)
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: jobs)
+    runner.triage = false
+    let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
+    nonisolated(unsafe) var cases = 0
+    runner.run { event in if case .caseEnded = event.kind { cases += 1 } }
+    return (cases, (ContinuousClock.now - clock).seconds, ThreadClock.process - cpu)
+  }
+
+  static func machineDescription() -> String {
+    let cpus = ProcessInfoCores.count
+    let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
+    let model = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+      .split(separator: "\n").first { $0.hasPrefix("model name") }
+      .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+      ?? "unknown CPU"
+    return "\(cpus) cores (\(model ?? "unknown CPU")), \(memory) GiB"
+  }
+}
+
+/// Hands each worker thread one of a fixed set of per-worker states.
+final class WorkerPool<State>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var idle: [State]
+
+  init(_ states: [State]) { idle = states }
+
+  func with<R>(_ body: (State) -> R) -> R {
+    lock.lock()
+    let state = idle.removeLast()
+    lock.unlock()
+    defer {
+      lock.lock()
+      idle.append(state)
+      lock.unlock()
+    }
+    return body(state)
+  }
+}
+
+extension WorkerPool where State == (SubjectRecorder, EvaluationContext) {
+  func with<R>(_ body: (SubjectRecorder, EvaluationContext) -> R) -> R {
+    with { (state: State) in body(state.0, state.1) }
+  }
+}

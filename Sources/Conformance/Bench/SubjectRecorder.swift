@@ -1,0 +1,102 @@
+import Foundation
+import PickerLogic
+
+/// Records every call a subject receives, with its arguments, so the same calls can be
+/// replayed alone: the benchmark's "loop that only calls the subject for the same cases".
+///
+/// One per worker (not thread-safe).
+final class SubjectRecorder: @unchecked Sendable {
+  private var calls: [() -> Void] = []
+
+  /// A subject that forwards to `base` and records each call for `replay()`.
+  func recording(_ base: Subject) -> Subject {
+    var subject = base
+    subject.name = base.name + " (recorded)"
+    subject.leadingBlanks = { [self] month, calendar in
+      calls.append { _ = base.leadingBlanks(month, calendar) }
+      return base.leadingBlanks(month, calendar)
+    }
+    subject.weekdaySymbols = { [self] calendar in
+      calls.append { _ = base.weekdaySymbols(calendar) }
+      return base.weekdaySymbols(calendar)
+    }
+    subject.closes = { [self] old, new, calendar in
+      calls.append { _ = base.closes(old, new, calendar) }
+      return base.closes(old, new, calendar)
+    }
+    subject.selecting = { [self] day, selection, calendar in
+      calls.append { _ = base.selecting(day, selection, calendar) }
+      return base.selecting(day, selection, calendar)
+    }
+    subject.role = { [self] day, selection, calendar in
+      calls.append { _ = base.role(day, selection, calendar) }
+      return base.role(day, selection, calendar)
+    }
+    subject.days = { [self] month, calendar in
+      calls.append { _ = base.days(month, calendar) }
+      return base.days(month, calendar)
+    }
+    subject.paging = { [self] month, offset, calendar in
+      calls.append { _ = base.paging(month, offset, calendar) }
+      return base.paging(month, offset, calendar)
+    }
+    subject.nights = { [self] start, end, calendar in
+      calls.append { _ = base.nights(start, end, calendar) }
+      return base.nights(start, end, calendar)
+    }
+    subject.clampedReturn = { [self] comeback, departure in
+      calls.append { _ = base.clampedReturn(comeback, departure) }
+      return base.clampedReturn(comeback, departure)
+    }
+    subject.text = { [self] kind, date, calendar, locale in
+      calls.append { _ = base.text(kind, date, calendar, locale) }
+      return base.text(kind, date, calendar, locale)
+    }
+    subject.disclosure = { [self] kind, start, actions, calendar, locale in
+      calls.append { _ = base.disclosure(kind, start, actions, calendar, locale) }
+      return base.disclosure(kind, start, actions, calendar, locale)
+    }
+    return subject
+  }
+
+  /// Replays the calls recorded since the last replay; returns the thread CPU seconds spent.
+  func replay() -> Double {
+    let pending = calls
+    calls.removeAll(keepingCapacity: true)
+    let start = ThreadClock.now
+    for call in pending { call() }
+    return ThreadClock.now - start
+  }
+}
+
+/// CPU time of the calling thread, in seconds.
+enum ThreadClock {
+  static var now: Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  /// CPU time of the whole process (user + system), in seconds.
+  static var process: Double {
+    var usage = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+  }
+}
+
+/// Resident memory of this process from /proc: now and its peak, in megabytes.
+enum ResidentMemory {
+  static func read() -> (current: Double, peak: Double) {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return (0, 0)
+    }
+    // Lines read "VmRSS:\t  123456 kB".
+    func field(_ name: String) -> Double {
+      guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
+      return (Double(String(line.filter(\.isNumber))) ?? 0) / 1024
+    }
+    return (field("VmRSS:"), field("VmHWM:"))
+  }
+}
