@@ -6,6 +6,7 @@ enum Command {
   case run(RunOptions)
   case explain(caseID: String, corpora: URL)
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
+  case merge(shards: [URL], out: URL)
   case help
   case version
 }
@@ -41,6 +42,23 @@ struct CommandLineParser {
         }
       }
       return .bench(quick: quick, jobs: jobs, out: out, corpora: corpora)
+    }
+    if remaining.first == "merge" {
+      remaining = remaining.dropFirst()
+      var shards: [URL] = []
+      var out = URL(fileURLWithPath: "Reports/latest")
+      while let argument = remaining.popFirst() {
+        if argument == "-h" || argument == "--help" { return .help }
+        if argument.hasPrefix("--out") {
+          out = URL(fileURLWithPath: try value(argument, &remaining))
+        } else if argument.hasPrefix("-") {
+          throw InputError("unknown option '\(argument)' for merge")
+        } else {
+          shards.append(URL(fileURLWithPath: argument))
+        }
+      }
+      guard !shards.isEmpty else { throw InputError("merge needs the shards' report directories") }
+      return .merge(shards: shards, out: out)
     }
     if remaining.first == "explain" {
       remaining = remaining.dropFirst()

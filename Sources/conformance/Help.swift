@@ -6,6 +6,7 @@ enum Help {
                        [--record <failures|all>] [--jobs <n>] [--shard <K/N>]
            conformance explain <case-id>
            conformance bench [--quick] [--jobs <n>] [--out <file>]
+           conformance merge <shard-dir>... [--out <dir>]
     """
 
   static let text = """
@@ -61,6 +62,8 @@ enum Help {
       bench                   Measure the core corpus, the full sweep, a subject-only loop
                               over the same cases and the direct oracle on a fixed sample;
                               write Reports/bench.json (--quick: the core corpus only).
+      merge <dir>...          Combine the reports of --shard 1/N … N/N runs into one run's
+                              results.json, junit.xml and index.html.
 
     EXIT CODES:
       0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected

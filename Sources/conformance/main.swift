@@ -34,6 +34,11 @@ do {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+  case .merge(let shards, let out):
+    let result = try ShardMerge.run(shards, out: out)
+    print(result.summary.joined(separator: "\n"))
+    if let reason = result.reason { printError(reason) }
+    exit(result.status)
   case .run(let options):
     let result = try ConformanceRun.run(options)
     print(result.summary.joined(separator: "\n"))

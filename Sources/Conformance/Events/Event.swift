@@ -33,11 +33,14 @@ public struct CaseResult: Sendable {
   /// The case as one line of JSON, rendered by the worker that evaluated it (failing cases
   /// always, every case with `--record all`), so the delivering thread only copies text.
   public var json: String?
+  /// The index of the step it belongs to in the whole plan (shards merge by it).
+  public var step: Int?
 
-  public init(id: CaseID, outcome: Outcome, json: String? = nil) {
+  public init(id: CaseID, outcome: Outcome, json: String? = nil, step: Int? = nil) {
     self.id = id
     self.outcome = outcome
     self.json = json
+    self.step = step
   }
 
   /// The JSON line, rendered now if the worker did not.
@@ -46,6 +49,8 @@ public struct CaseResult: Sendable {
 
 /// The totals of one step (one JUnit testcase).
 public struct StepResult: Sendable {
+  /// The step's index in the whole plan.
+  public var index: Int
   public var check: String
   public var name: String
   public var counts: StatusCounts

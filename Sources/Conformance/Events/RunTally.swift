@@ -7,6 +7,8 @@
 public final class RunTally: @unchecked Sendable {
   /// One step as a JUnit testcase: its counts and its first failing cases.
   public struct Step: Sendable {
+    /// The step's index in the whole plan.
+    public var index: Int
     public var check: String
     public var name: String
     public var counts: StatusCounts
@@ -43,6 +45,11 @@ public final class RunTally: @unchecked Sendable {
   public struct PassCount: Sendable {
     public var passed = 0
     public var total = 0
+
+    public init(passed: Int = 0, total: Int = 0) {
+      self.passed = passed
+      self.total = total
+    }
   }
   private let keepProblems: Bool
   private let failureSink: ((CaseResult) -> Void)?
@@ -70,14 +77,7 @@ public final class RunTally: @unchecked Sendable {
       if result.outcome.isNewFailure { newFailures += 1 }
       switch result.outcome.status {
       case .failed, .errored, .waived, .unexpectedPass:
-        if result.outcome.status == .waived {
-          if pendingWaived == nil { pendingWaived = result }
-        } else if pendingExamples.count < Self.examplesPerStep {
-          pendingExamples.append(result)
-        }
-        if keepProblems { problems.append(result) }
-        clusters.add(result)
-        failureSink?(result)
+        recordProblem(result)
       case .skipped:
         let reason = result.outcome.detail.first ?? "skipped"
         skipReasons[reason, default: 0] += 1
@@ -86,7 +86,7 @@ public final class RunTally: @unchecked Sendable {
         break
       }
     case .stepEnded(let step):
-      steps.append(Step(check: step.check, name: step.name, counts: step.counts,
+      steps.append(Step(index: step.index, check: step.check, name: step.name, counts: step.counts,
                         duration: step.duration,
                         examples: pendingExamples + (pendingWaived.map { [$0] } ?? []),
                         skipReason: pendingSkipReason))
@@ -96,6 +96,59 @@ public final class RunTally: @unchecked Sendable {
     case .runEnded(let elapsed):
       self.elapsed = elapsed
     }
+  }
+
+  /// A case that did not pass: kept as an example, clustered, and passed to the sink.
+  private func recordProblem(_ result: CaseResult) {
+    if result.outcome.status == .waived {
+      if pendingWaived == nil { pendingWaived = result }
+    } else if pendingExamples.count < Self.examplesPerStep {
+      pendingExamples.append(result)
+    }
+    if keepProblems { problems.append(result) }
+    clusters.add(result)
+    failureSink?(result)
+  }
+
+  /// Records one step of a shard as `merge` rebuilds a whole run: its counts as the shard
+  /// recorded them and its failing cases in plan order. What passing cases contributed
+  /// (matrices, fixed cases, skip reasons) comes with `absorb`.
+  public func recordMerged(step: Step, failures: [CaseResult]) {
+    totals.add(step.counts)
+    checkCounts[step.check, default: StatusCounts()].add(step.counts)
+    for result in failures {
+      if result.outcome.isNewFailure { newFailures += 1 }
+      recordProblem(result)
+    }
+    var merged = step
+    merged.examples = pendingExamples + (pendingWaived.map { [$0] } ?? [])
+    steps.append(merged)
+    pendingExamples = []
+    pendingWaived = nil
+  }
+
+  /// Adds a shard's matrices, skip reasons and baseline classes of the cases it swept.
+  public func absorb(matrices shard: [String: [String: [String: PassCount]]],
+                     skipReasons shardReasons: [String: Int],
+                     baselineCounts shardCounts: [Baseline.Class: Int]) {
+    for (check, dimensions) in shard {
+      for (dimension, values) in dimensions {
+        for (value, count) in values {
+          matrices[check, default: [:]][dimension, default: [:]][value, default: PassCount()]
+            .passed += count.passed
+          matrices[check, default: [:]][dimension, default: [:]][value, default: PassCount()]
+            .total += count.total
+        }
+      }
+    }
+    for (reason, count) in shardReasons { skipReasons[reason, default: 0] += count }
+    for (kind, count) in shardCounts where kind != .removed { baselineCounts[kind, default: 0] += count }
+  }
+
+  /// Sets what the run was about (merge builds it from the shards).
+  public func start(_ info: RunInfo, elapsed: Double) {
+    self.info = info
+    self.elapsed = elapsed
   }
 
   private func countInMatrices(_ result: CaseResult) {

@@ -21,6 +21,13 @@ public struct FailureCluster: Sendable {
     values.map { ($0.dimension, $0.seen.count, Array($0.ordered.prefix(6))) }
   }
 
+  /// Larger first, then by check, status, triage and pattern.
+  static func precedes(_ a: FailureCluster, _ b: FailureCluster) -> Bool {
+    if a.count != b.count { return a.count > b.count }
+    return (a.check, a.status.rawValue, a.triage?.rawValue ?? "", a.pattern)
+      < (b.check, b.status.rawValue, b.triage?.rawValue ?? "", b.pattern)
+  }
+
   mutating func add(_ result: CaseResult) {
     count += 1
     if result.outcome.isNewFailure { newCount += 1 }
@@ -52,11 +59,10 @@ public struct ClusterAccumulator: Sendable {
       .add(result)
   }
 
-  /// Clusters by size, then check and pattern.
+  /// Clusters by size, then check, status, triage and pattern: a total order, so reports
+  /// do not depend on hashing.
   public var sorted: [FailureCluster] {
-    clusters.values.sorted {
-      ($0.count, $1.check, $1.pattern) > ($1.count, $0.check, $0.pattern)
-    }
+    clusters.values.sorted { FailureCluster.precedes($0, $1) }
   }
 }
 

@@ -10,10 +10,11 @@ enum HTMLReportData {
         .map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(review.failOn)")
     let coverage = Dictionary(info.coverage.map { ($0.check, $0) }, uniquingKeysWith: { a, _ in a })
     // New failures and unexpected passes first, then by size.
+    let urgency = { (cluster: FailureCluster) in
+      cluster.newCount + (cluster.status == .unexpectedPass ? cluster.count : 0)
+    }
     let clusters = tally.clusters.sorted.sorted {
-      let left = ($0.newCount + ($0.status == .unexpectedPass ? $0.count : 0), $0.count)
-      let right = ($1.newCount + ($1.status == .unexpectedPass ? $1.count : 0), $1.count)
-      return left > right
+      urgency($0) != urgency($1) ? urgency($0) > urgency($1) : FailureCluster.precedes($0, $1)
     }
     return .object([
       ("started", .string(ISO8601DateFormatter().string(from: info.started))),
@@ -52,13 +53,7 @@ enum HTMLReportData {
         ])
       })),
       ("clusters", .array(clusters.map(cluster))),
-      ("matrices", .object(tally.matrices.sorted { $0.key < $1.key }.map { check, dimensions in
-        (check, .object(dimensions.sorted { $0.key < $1.key }.map { dimension, values in
-          (dimension, .object(values.sorted { $0.key < $1.key }.map {
-            ($0.key, .array([.int($0.value.passed), .int($0.value.total)]))
-          }))
-        }))
-      })),
+      ("matrices", ResultsJSON.matrices(tally.matrices)),
       ("transitions", ResultsJSON.counts(info.transitionsByKind)),
       ("invariantOnly", .array(info.invariantOnlyCalendars.map(JSONValue.string))),
       ("aliases", .int(info.aliases.count)),

@@ -21,7 +21,9 @@ public enum ResultsJSON {
     defer { try? output.close() }
     let input = try FileHandle(forReadingFrom: failuresFile)
     defer { try? input.close() }
-    let empty = tally.totals.failed + tally.totals.errored == 0
+    // Empty when nothing was logged (waived cases and unexpected passes are logged too).
+    let size = (try? FileManager.default.attributesOfItem(atPath: failuresFile.path)[.size] as? Int) ?? 0
+    let empty = (size ?? 0) == 0
     output.write(Data((parts[0] + (empty ? "[" : "[\n    ")).utf8))
     while let chunk = try input.read(upToCount: 4 << 20), !chunk.isEmpty {
       output.write(chunk)
@@ -77,6 +79,8 @@ public enum ResultsJSON {
       ("triage", info.triageProblem.map { .object([("off", .string($0))]) }
         ?? .object([("on", .string("failures re-evaluated against Foundation's own ICU"))])),
       ("plan", .array(info.planLines.map(JSONValue.string))),
+      ("steps", .array(tally.steps.map { .string(stepLine($0)) })),
+      ("matrices", matrices(tally.matrices)),
       ("recordedCases", recordedCases.map(JSONValue.string) ?? .null),
       ("failures", failures),
     ])
@@ -107,12 +111,32 @@ public enum ResultsJSON {
       } ?? .null),
       ("waivers", .object([
         ("file", review.waiverFile.map(JSONValue.string) ?? .null),
-        ("matched", .object(review.waiverMatches.map { ($0.id, .int($0.count)) })),
+        ("matched", .array(review.waiverMatches.map { .array([.string($0.id), .int($0.count)]) })),
         ("stale", .array(review.stale.map { stale in
           .object([("id", .string(stale.id)), ("why", .string(stale.why))])
         })),
       ])),
     ])
+  }
+
+  /// One step as `results.json` records it, tab-separated: index, check, name, the counts
+  /// (passed, failed, errored, skipped, waived, unexpected passes), seconds, skip reason.
+  static func stepLine(_ step: RunTally.Step) -> String {
+    let counts = step.counts
+    return [String(step.index), step.check, step.name,
+            [counts.passed, counts.failed, counts.errored, counts.skipped, counts.waived,
+             counts.unexpectedPass].map(String.init).joined(separator: ","),
+            String(format: "%.3f", step.duration), step.skipReason ?? ""].joined(separator: "\t")
+  }
+
+  static func matrices(_ matrices: [String: [String: [String: RunTally.PassCount]]]) -> JSONValue {
+    .object(matrices.sorted { $0.key < $1.key }.map { check, dimensions in
+      (check, .object(dimensions.sorted { $0.key < $1.key }.map { dimension, values in
+        (dimension, .object(values.sorted { $0.key < $1.key }.map {
+          ($0.key, .array([.int($0.value.passed), .int($0.value.total)]))
+        }))
+      }))
+    })
   }
 
   static func counts(_ counts: [String: Int]) -> JSONValue {
@@ -156,6 +180,7 @@ public enum ResultsJSON {
     var members: [(String, JSONValue)] = [
       ("id", .string(result.id.description)),
       ("check", .string(result.id.check)),
+      ("step", result.step.map(JSONValue.int) ?? .null),
       ("dimensions", .object(result.id.dimensionValues.map { ($0.key, .string($0.value)) })),
       ("status", .string(outcome.status.rawValue)),
       ("expected", outcome.expected.json),

@@ -57,8 +57,13 @@ public struct Baseline: Sendable {
 
   /// The baseline's failing cases this plan does not sweep.
   public func removed(from plan: Plan) -> [String] {
-    let current = PlanStepSet.index(plan)
-    return failures.keys.sorted().filter { text in
+    removed(fromSteps: PlanStepSet.index(plan))
+  }
+
+  /// The baseline's failing cases that steps (as results.json's plan records them) do not
+  /// sweep.
+  func removed(fromSteps current: [String: PlanStepSet]) -> [String] {
+    failures.keys.sorted().filter { text in
       guard let id = try? CaseID(parsing: text) else { return true }
       return !PlanStepSet.groupKeys(of: id).contains { current[$0]?.contains(id) == true }
     }

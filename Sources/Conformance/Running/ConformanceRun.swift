@@ -127,6 +127,7 @@ public enum ConformanceRun {
       coverage: plan.coverage, transitionsByKind: kinds,
       checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(), subject: subject.name)
     info.aliases = corpus.zones.flatMap { zone in zone.aliases.map { ($0, zone.id) } }
+      .sorted { $0.0 < $1.0 }
     info.invariantOnlyCalendars = corpus.calendars.filter(corpus.invariantOnlyCalendars.contains)
     info.triageProblem = corpus.triageProblem
     info.zoneClasses = Dictionary(corpus.zones.map { ($0.id, $0.zoneClass) },
@@ -155,9 +156,9 @@ public enum ConformanceRun {
   }
 
   /// The failing cases as they end, in the staging directory; spliced into results.json.
-  static let failureLog = ".failures.jsonl"
+  public static let failureLog = ".failures.jsonl"
 
-  static func write(_ tally: RunTally, into staging: URL, recordedCases: String?) throws {
+  public static func write(_ tally: RunTally, into staging: URL, recordedCases: String?) throws {
     try ResultsJSON.write(tally, recordedCases: recordedCases,
                           failuresFile: staging.appendingPathComponent(failureLog),
                           to: staging.appendingPathComponent("results.json"))
@@ -166,7 +167,7 @@ public enum ConformanceRun {
                          to: staging.appendingPathComponent("index.html"))
   }
 
-  static func summarize(_ tally: RunTally, directory: ReportDirectory, failOn: FailOn)
+  public static func summarize(_ tally: RunTally, directory: ReportDirectory, failOn: FailOn)
     -> Result
   {
     let totals = tally.totals

@@ -11,6 +11,8 @@ public struct Plan: Sendable {
   public struct Step: Sendable {
     /// Index into `Plan.checks`.
     public var checkIndex: Int
+    /// The step's place in the whole plan, the same in every shard: shards merge by it.
+    public var index = 0
     /// The fixed dimensions (the rest are `nil`).
     public var group: CaseID
     /// Values of the dimensions that vary inside the step; empty when not a dimension.
@@ -89,9 +91,9 @@ extension Plan {
       coverage.append(PlanCoverage(check: check, steps: checkSteps, corpus: corpus))
       steps += checkSteps
     }
+    for position in steps.indices { steps[position].index = position }
     if let shard {
-      steps = steps.enumerated().filter { $0.offset % shard.count == shard.index - 1 }
-        .map(\.element)
+      steps = steps.filter { $0.index % shard.count == shard.index - 1 }
     }
     return Plan(checks: checks, steps: steps, coverage: coverage)
   }

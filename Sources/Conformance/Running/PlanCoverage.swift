@@ -18,6 +18,23 @@ public struct PlanCoverage: Sendable {
   /// zone).
   public var crossProduct: Int
 
+  /// A coverage record as a shard's results.json states it.
+  public init(check: String, cases: Int, steps: Int, locales: Int, calendars: Int,
+              firstWeekdays: Int, zones: Int, zoneMonths: Int, months: Int,
+              transitionsByKind: [String: Int], crossProduct: Int) {
+    self.check = check
+    self.cases = cases
+    self.steps = steps
+    self.locales = locales
+    self.calendars = calendars
+    self.firstWeekdays = firstWeekdays
+    self.zones = zones
+    self.zoneMonths = zoneMonths
+    self.months = months
+    self.transitionsByKind = transitionsByKind
+    self.crossProduct = crossProduct
+  }
+
   init(check: any Check, steps: [Plan.Step], corpus: Corpus) {
     self.check = check.id
     self.cases = steps.reduce(0) { $0 + $1.caseCount }

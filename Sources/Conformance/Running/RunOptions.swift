@@ -34,6 +34,12 @@ public struct RunOptions: Sendable {
     self.out = out
   }
 
+  /// The names of `reported`, in their order.
+  static var reportedKeys: [String] {
+    RunOptions(request: CorpusRequest(corporaDirectory: URL(fileURLWithPath: "/")),
+               out: URL(fileURLWithPath: "/")).reported.map(\.0)
+  }
+
   /// The options as (name, value) pairs for reports, in a stable order.
   var reported: [(String, String)] {
     func selection(_ value: CorpusRequest.Selection) -> String {

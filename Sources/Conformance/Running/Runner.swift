@@ -61,7 +61,7 @@ public struct Runner: Sendable {
       let result = pipeline.take(index)
       for caseResult in result.cases { handler(Event(.caseEnded(caseResult))) }
       handler(Event(.stepEnded(StepResult(
-        check: checks[step.checkIndex].id, name: step.name, counts: result.counts,
+        index: step.index, check: checks[step.checkIndex].id, name: step.name, counts: result.counts,
         duration: result.duration))))
     }
     finished.wait()
@@ -114,7 +114,7 @@ public struct Runner: Sendable {
       var outcome = evaluate(id, check: check, context: context, triage: triage)
       review?.apply(id, &outcome)
       counts.add(outcome.status)
-      var result = CaseResult(id: id, outcome: outcome)
+      var result = CaseResult(id: id, outcome: outcome, step: step.index)
       if renderAll || (outcome.status != .passed && outcome.status != .skipped) {
         result.json = ResultsJSON.caseJSON(result).rendered(indent: nil)
       }

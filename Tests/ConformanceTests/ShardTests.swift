@@ -1,0 +1,69 @@
+import Conformance
+import Foundation
+import Testing
+
+@Suite("Shards")
+struct ShardTests {
+  func temporary(_ name: String) -> URL {
+    FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-shard-\(getpid())-\(name)-\(UUID().uuidString)")
+  }
+
+  func options(out: URL, shard: (Int, Int)?) -> RunOptions {
+    var request = CorpusRequest(corporaDirectory: corpora)
+    request.locales = .list(["en_US", "zh_CN", "ar_EG"])
+    request.calendars = .list(["gregorian", "hebrew", "ethiopic-amete-alem"])
+    request.zones = .list(["UTC", "America/St_Johns", "Pacific/Apia"])
+    request.years = 2009...2011
+    var options = RunOptions(request: request, out: out)
+    options.shard = shard.map { (index: $0.0, count: $0.1) }
+    options.waivers = corpora.appendingPathComponent(Corpus.Files.waivers)
+    options.jobs = 2
+    return options
+  }
+
+  /// Drops what may differ between a single run and a merged one: timestamps, durations and
+  /// the output path.
+  func normalized(_ directory: URL, _ file: String) throws -> String {
+    var text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+    text = text.replacingOccurrences(of: directory.path, with: "OUT")
+    for pattern in [#""started": "[^"]*""#, #""elapsedSeconds": [0-9.]+"#, #"time="[0-9.]+""#,
+                    #"\\t[0-9]+\.[0-9]{3}\\t"#, #""elapsed":"[0-9.]+""#, #""started":"[^"]*""#,
+                    #"<p id="run">[^<]*"#] {
+      text = text.replacingOccurrences(of: pattern, with: "…", options: .regularExpression)
+    }
+    return text
+  }
+
+  @Test("three shards merged equal one run, timestamps and output path aside")
+  func mergeEqualsSingleRun() throws {
+    let single = temporary("single")
+    let shards = (1...3).map { temporary("shard\($0)") }
+    let merged = temporary("merged")
+    defer { for url in [single, merged] + shards { try? FileManager.default.removeItem(at: url) } }
+    let whole = try ConformanceRun.run(options(out: single, shard: nil))
+    for (index, url) in shards.enumerated() {
+      _ = try ConformanceRun.run(options(out: url, shard: (index + 1, 3)))
+    }
+    let result = try ShardMerge.run(shards, out: merged)
+    #expect(result.cases == whole.cases)
+    #expect(result.status == whole.status)
+    for file in ["results.json", "junit.xml", "index.html"] {
+      let (a, b) = (try normalized(single, file), try normalized(merged, file))
+      let same = a == b
+      let at = zip(a, b).prefix { $0 == $1 }.count
+      #expect(same, "\(file) differs at character \(at): \(a.dropFirst(max(0, at - 60)).prefix(160))  ≠  \(b.dropFirst(max(0, at - 60)).prefix(160))")
+    }
+  }
+
+  @Test("shards of different splits or a missing shard are refused")
+  func badShards() throws {
+    let one = temporary("one")
+    let other = temporary("other")
+    defer { for url in [one, other] { try? FileManager.default.removeItem(at: url) } }
+    _ = try ConformanceRun.run(options(out: one, shard: (1, 2)))
+    _ = try ConformanceRun.run(options(out: other, shard: (1, 3)))
+    #expect(throws: InputError.self) { _ = try ShardMerge.run([one, other], out: temporary("x")) }
+    #expect(throws: InputError.self) { _ = try ShardMerge.run([one], out: temporary("y")) }
+  }
+}
