@@ -235,7 +235,8 @@ public enum HTMLReport {
       app.append(section("Versions compared", table(["", "subject (Foundation)", "oracle (system libicu)"], [
         ["ICU", v.subject.icu, v.oracle.icu], ["CLDR", v.subject.cldr, v.oracle.cldr],
         ["tz data", v.subject.tz, v.oracle.tz], ["code", "Swift " + v.swift + " Foundation", "ICU4C"]]),
-        el("p", {class: "muted"}, "Triage: " + D.triage)));
+        el("p", {class: "muted"}, "Triage: " + D.triage),
+        el("details", {}, el("summary", {}, "Options of this run"), table(["option", "value"], D.options))));
       const r = D.review;
       const reviewParts = [el("p", {}, el("strong", {}, r.exit))];
       if (r.baseline) {
@@ -264,7 +265,6 @@ public enum HTMLReport {
       if (D.aliases) corpus.push(el("p", {}, D.aliases + " zone aliases swept as their canonical zone (listed in results.json)."));
       for (const [reason, n] of Object.entries(D.skipReasons)) corpus.push(el("p", {class: "skipped"}, "○ skipped " + n + ": " + reason));
       app.append(section("Corpus", ...corpus));
-      app.append(section("Options", table(["option", "value"], D.options)));
       renderClusters();
       window.addEventListener("hashchange", renderClusters);
       document.documentElement.dataset.rendered = "ok";
