@@ -32,6 +32,8 @@ let package = Package(
                       path: "Sources/conformance"),
     .testTarget(name: "PickerLogicTests", dependencies: ["PickerLogic"]),
     .testTarget(name: "ICUOracleTests", dependencies: ["ICUOracle"]),
-    .testTarget(name: "ConformanceTests", dependencies: ["Conformance"]),
+    // ConformanceCLI is a dependency so that `swift test` builds the executable the CLI
+    // tests run.
+    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceCLI"]),
   ]
 )

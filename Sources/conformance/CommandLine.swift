@@ -7,6 +7,7 @@ enum Command {
   case explain(caseID: String, corpora: URL)
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
+  case selfTest(jobs: Int, corpora: URL)
   case help
   case version
 }
@@ -42,6 +43,26 @@ struct CommandLineParser {
         }
       }
       return .bench(quick: quick, jobs: jobs, out: out, corpora: corpora)
+    }
+    if remaining.first == "self-test" {
+      remaining = remaining.dropFirst()
+      var jobs = ProcessInfoCores.count
+      var corpora = defaultCorpora
+      while let argument = remaining.popFirst() {
+        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+        switch name {
+        case "-h", "--help": return .help
+        case "--jobs":
+          let text = try value(argument, &remaining)
+          guard let number = Int(text), (1...256).contains(number) else {
+            throw InputError("--jobs \(text): expected a number from 1 to 256")
+          }
+          jobs = number
+        case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
+        default: throw InputError("unknown option '\(name)' for self-test")
+        }
+      }
+      return .selfTest(jobs: jobs, corpora: corpora)
     }
     if remaining.first == "merge" {
       remaining = remaining.dropFirst()

@@ -7,6 +7,7 @@ enum Help {
            conformance explain <case-id>
            conformance bench [--quick] [--jobs <n>] [--out <file>]
            conformance merge <shard-dir>... [--out <dir>]
+           conformance self-test [--jobs <n>]
     """
 
   static let text = """
@@ -64,6 +65,8 @@ enum Help {
                               write Reports/bench.json (--quick: the core corpus only).
       merge <dir>...          Combine the reports of --shard 1/N … N/N runs into one run's
                               results.json, junit.xml and index.html.
+      self-test               Run the core corpus against deliberately wrong subjects: exit 0
+                              only if every one is caught and the real subject is clean.
 
     EXIT CODES:
       0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected

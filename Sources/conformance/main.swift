@@ -34,6 +34,10 @@ do {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+  case .selfTest(let jobs, let corpora):
+    let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs) { printError($0) }
+    print(report.lines.joined(separator: "\n"))
+    exit(report.passed ? .clean : .unexpected)
   case .merge(let shards, let out):
     let result = try ShardMerge.run(shards, out: out)
     print(result.summary.joined(separator: "\n"))

@@ -1,0 +1,108 @@
+import Foundation
+import PickerLogic
+
+/// A deliberately wrong subject: the seeds' logic with one plausible mistake, which the
+/// harness must catch (`conformance self-test`).
+public struct Mutant: Sendable {
+  public var name: String
+  /// The mistake, in a sentence.
+  public var mistake: String
+  public var make: @Sendable (Subject) -> Subject
+
+  /// The mistakes issue 6 lists, each a one-function change of the real subject.
+  public static let all: [Mutant] = [
+    Mutant(name: "blanks-ignore-first-weekday",
+           mistake: "leading blanks counted from Sunday whatever firstWeekday says") { base in
+      var subject = base
+      subject.leadingBlanks = { month, calendar in
+        guard let first = calendar.dateInterval(of: .month, for: month)?.start else { return 0 }
+        return calendar.component(.weekday, from: first) - 1
+      }
+      return subject
+    },
+    Mutant(name: "symbols-not-rotated",
+           mistake: "weekday symbols left Sunday first") { base in
+      var subject = base
+      subject.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols }
+      return subject
+    },
+    Mutant(name: "format-context-symbols",
+           mistake: "format-context narrow symbols instead of standalone ones") { base in
+      var subject = base
+      subject.weekdaySymbols = { calendar in
+        let symbols = calendar.veryShortWeekdaySymbols
+        let offset = min(max(calendar.firstWeekday - 1, 0), symbols.count)
+        return Array(symbols[offset...] + symbols[..<offset])
+      }
+      return subject
+    },
+    Mutant(name: "days-by-86400-seconds",
+           mistake: "a month's day cells made by adding 86 400 s to its first instant") { base in
+      var subject = base
+      subject.days = { month, calendar in
+        guard let first = calendar.dateInterval(of: .month, for: month)?.start,
+          let range = calendar.range(of: .day, in: .month, for: month)
+        else { return [] }
+        return range.map { first.addingTimeInterval(Double($0 - range.lowerBound) * 86_400) }
+      }
+      return subject
+    },
+    Mutant(name: "role-without-start-of-day",
+           mistake: "role(of:) compares instants instead of days") { base in
+      var subject = base
+      subject.role = { day, selection, _ in
+        guard let start = selection.start else { return .outside }
+        guard let end = selection.end, end != start else { return day == start ? .single : .outside }
+        let (lower, upper) = (min(start, end), max(start, end))
+        if day == lower { return .start }
+        if day == upper { return .end }
+        return day > lower && day < upper ? .middle : .outside
+      }
+      return subject
+    },
+    Mutant(name: "closes-on-24-hours",
+           mistake: "the picker closes when 24 hours have passed, not on another day") { base in
+      var subject = base
+      subject.closes = { old, new, _ in abs(new.timeIntervalSince(old)) >= 86_400 }
+      return subject
+    },
+    Mutant(name: "end-before-start-kept",
+           mistake: "a tap before the start becomes the end instead of a new start") { base in
+      var subject = base
+      subject.selecting = { day, selection, calendar in
+        let day = calendar.startOfDay(for: day)
+        guard let start = selection.start.map(calendar.startOfDay(for:)), selection.end == nil else {
+          return .init(start: day, end: nil)
+        }
+        return .init(start: start, end: day)
+      }
+      return subject
+    },
+    Mutant(name: "paging-by-30-days",
+           mistake: "the month buttons move 30 days") { base in
+      var subject = base
+      subject.paging = { month, offset, _ in month.addingTimeInterval(Double(offset * 30) * 86_400) }
+      return subject
+    },
+    Mutant(name: "nights-by-seconds",
+           mistake: "nights counted as seconds between the days over 86 400") { base in
+      var subject = base
+      subject.nights = { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
+      return subject
+    },
+    Mutant(name: "week-year-in-field",
+           mistake: "the text field written with YYYY (week year) instead of yyyy") { base in
+      var subject = base
+      subject.text = { kind, date, calendar, locale in
+        guard kind == .field || kind == .fieldISO else { return base.text(kind, date, calendar, locale) }
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.dateFormat = "YYYY-MM-dd"
+        return formatter.string(from: date)
+      }
+      return subject
+    },
+  ]
+}

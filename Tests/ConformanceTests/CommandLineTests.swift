@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// The built `conformance` executable, run as a user runs it.
+enum Executable {
+  /// Next to the test bundle in the build directory.
+  static var url: URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<3 where !FileManager.default.fileExists(
+      atPath: directory.appendingPathComponent("conformance").path)
+    {
+      directory = directory.deletingLastPathComponent()
+    }
+    return directory.appendingPathComponent("conformance")
+  }
+
+  /// Runs it with `arguments` in the package directory; returns status, stdout, stderr.
+  static func run(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> (status: Int32, out: String, error: String)
+  {
+    let process = Process()
+    process.executableURL = url
+    process.arguments = arguments
+    process.currentDirectoryURL = corpora.deletingLastPathComponent()
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let (out, error) = (Pipe(), Pipe())
+    process.standardOutput = out
+    process.standardError = error
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self))
+  }
+}
+
+@Suite("Bad input: exit 2, a one-line error naming the culprit, nothing written", .serialized)
+struct CommandLineTests {
+  static let scratch = FileManager.default.temporaryDirectory
+    .appendingPathComponent("conformance-cli-\(getpid())")
+
+  /// Files the cases refer to.
+  static func fixtures() throws -> [String: URL] {
+    let manager = FileManager.default
+    try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+    var files: [String: URL] = [:]
+    func write(_ name: String, _ text: String) throws {
+      let url = scratch.appendingPathComponent(name)
+      try Data(text.utf8).write(to: url)
+      files[name] = url
+    }
+    try write("locales.txt", "en_US | fine\n | no value\n")
+    try write("waivers.json", "{\"schema\": \"conformance-waivers/1\", \"waivers\": [{\"id\": \"x\"}]}")
+    try write("truncated.json", "{\n  \"schema\": \"conformance-results/1\",\n  \"failures\": [\n    {\"id\":")
+    try write("old-schema.json", "{\n  \"schema\": \"conformance-results/0\",\n  \"plan\": [],\n  \"failures\": []\n}\n")
+    try write("a-file", "not a directory")
+    return files
+  }
+
+  /// (arguments, a fragment the error line must contain).
+  static func cases(_ files: [String: URL]) -> [([String], String)] {
+    [
+      (["--locales", "xx_QQ"], "'xx_QQ'"),
+      (["--calendars", "julian"], "'julian'"),
+      (["--time-zones", "Mars/Olympus_Mons"], "'Mars/Olympus_Mons'"),
+      (["--checks", "no-such-check"], "'no-such-check'"),
+      (["--first-weekdays", "9"], "'9'"),
+      (["--checks", "leading-blanks", "--first-weekdays", "own"], "no cases"),
+      (["--years", "2030...2020"], "2030 comes after 2020"),
+      (["--years", "1800...1850"], "outside"),
+      (["--shard", "3/2"], "--shard 3/2"),
+      (["--locales", "@/no/such/file"], "/no/such/file"),
+      (["--locales", "@" + files["locales.txt"]!.path], files["locales.txt"]!.path + ":2"),
+      (["--waivers", files["waivers.json"]!.path], files["waivers.json"]!.path + " waiver 1 (x)"),
+      (["--baseline", files["truncated.json"]!.path], files["truncated.json"]!.path + ":"),
+      (["--baseline", files["old-schema.json"]!.path], "schema conformance-results/0"),
+      (["--baseline", "/no/such/results.json"], "/no/such/results.json"),
+      (["--out", files["a-file"]!.path], "is a file"),
+      (["--out", "/proc/no-such-dir/out"], "/proc/no-such-dir"),
+      (["--bogus"], "'--bogus'"),
+      (["--locales"], "missing value for '--locales'"),
+      (["explain", "leading-blanks|month=2021-13-01"], "month=2021-13-01"),
+    ]
+  }
+
+  @Test("every bad input is refused before any work, and the previous report survives")
+  func badInputs() throws {
+    let files = try Self.fixtures()
+    defer { try? FileManager.default.removeItem(at: Self.scratch) }
+    // A previous report that no refused run may touch.
+    let previous = Self.scratch.appendingPathComponent("previous")
+    try FileManager.default.createDirectory(at: previous, withIntermediateDirectories: true)
+    let sentinel = previous.appendingPathComponent("results.json")
+    try Data("{\"previous\": true}".utf8).write(to: sentinel)
+    for (arguments, fragment) in Self.cases(files) {
+      let withOut = arguments.contains("--out") || arguments.first == "explain"
+        ? arguments : arguments + ["--out", previous.path]
+      let run = try Executable.run(withOut)
+      let lines = run.error.split(separator: "\n")
+      #expect(run.status == 2, "\(arguments): exit \(run.status)")
+      #expect(lines.first?.hasPrefix("Error: ") == true, "\(arguments): \(lines.first ?? "")")
+      #expect(lines.first?.contains(fragment) == true, "\(arguments): \(lines.first ?? "") lacks \(fragment)")
+      #expect(run.error.contains("See 'conformance --help'"), "\(arguments): no usage hint")
+      #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: previous.path) == ["results.json"])
+    }
+  }
+
+  @Test("help and version go to stdout and exit 0")
+  func helpAndVersion() throws {
+    let help = try Executable.run(["--help"])
+    #expect(help.status == 0 && help.out.contains("OVERVIEW:") && help.out.contains("SUBCOMMANDS:"))
+    let version = try Executable.run(["--version"])
+    #expect(version.status == 0 && version.out.hasPrefix("conformance "))
+  }
+}
