@@ -15,6 +15,7 @@ func printError(_ message: String) {
 func exit(_ status: ExitStatus) -> Never { exit(status.rawValue) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+Interruption.install()
 do {
   switch try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse() {
   case .help:
@@ -54,6 +55,9 @@ do {
   printError(Help.usage)
   printError("See 'conformance --help'.")
   exit(.badInput)
+} catch let interrupted as Interrupted {
+  printError("Error: \(interrupted.description)")
+  exit(128 + interrupted.signal)
 } catch let error as HarnessError {
   printError("Error: the harness failed: \(error.message) (exit 3)")
   exit(.harnessFailure)

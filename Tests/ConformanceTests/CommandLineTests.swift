@@ -115,3 +115,36 @@ struct CommandLineTests {
     #expect(version.status == 0 && version.out.hasPrefix("conformance "))
   }
 }
+
+@Suite("Interrupted runs write nothing", .serialized)
+struct InterruptionTests {
+  @Test("SIGINT and SIGTERM mid-sweep: the run says so and the previous report stays",
+        arguments: [SIGINT, SIGTERM])
+  func interrupted(signal number: Int32) throws {
+    let parent = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-interrupt-\(getpid())-\(number)")
+    defer { try? FileManager.default.removeItem(at: parent) }
+    let out = parent.appendingPathComponent("latest")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    let sentinel = out.appendingPathComponent("results.json")
+    try Data("{\"previous\": true}".utf8).write(to: sentinel)
+
+    let process = Process()
+    process.executableURL = Executable.url
+    process.arguments = ["--out", out.path, "--jobs", "1"]
+    process.currentDirectoryURL = corpora.deletingLastPathComponent()
+    let error = Pipe()
+    process.standardError = error
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    // The core corpus takes over ten seconds: a second in, the sweep is under way.
+    Thread.sleep(forTimeInterval: 1.5)
+    kill(process.processIdentifier, number)
+    let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 128 + number)
+    #expect(text.contains("interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM")"))
+    #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["latest"])
+  }
+}

@@ -56,6 +56,7 @@ public enum ConformanceRun {
       let (cpu, thread, clock) = (ThreadClock.process, ThreadClock.now, ContinuousClock.now)
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
                             versions: versions, review: review, staging: staging)
+      try Interruption.check()
       (timing.sweep, timing.sweepCPU, timing.deliveryCPU) =
         ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu, ThreadClock.now - thread)
       let writing = ContinuousClock.now

@@ -35,6 +35,8 @@ public struct Runner: Sendable {
     let steps = plan.steps
     let checks = plan.checks
     let pipeline = StepPipeline(count: steps.count, maxAhead: workers * 8)
+    let token = Interruption.register { pipeline.cancel() }
+    defer { Interruption.unregister(token) }
     let corpus = self.corpus
     let subject = self.subject
     let renderAll = self.renderAll
@@ -58,7 +60,7 @@ public struct Runner: Sendable {
       thread.start()
     }
     for (index, step) in steps.enumerated() {
-      let result = pipeline.take(index)
+      guard let result = pipeline.take(index) else { break }
       for caseResult in result.cases { handler(Event(.caseEnded(caseResult))) }
       handler(Event(.stepEnded(StepResult(
         index: step.index, check: checks[step.checkIndex].id, name: step.name, counts: result.counts,
@@ -141,6 +143,7 @@ final class StepPipeline: @unchecked Sendable {
   private var nextClaim = 0
   private var delivered = 0
   private var results: [Int: Runner.StepOutcome] = [:]
+  private var cancelled = false
 
   init(count: Int, maxAhead: Int) {
     self.count = count
@@ -151,8 +154,8 @@ final class StepPipeline: @unchecked Sendable {
   func claim() -> Int? {
     condition.lock()
     defer { condition.unlock() }
-    while nextClaim < count && nextClaim - delivered >= maxAhead { condition.wait() }
-    guard nextClaim < count else { return nil }
+    while !cancelled && nextClaim < count && nextClaim - delivered >= maxAhead { condition.wait() }
+    guard !cancelled, nextClaim < count else { return nil }
     nextClaim += 1
     return nextClaim - 1
   }
@@ -164,13 +167,23 @@ final class StepPipeline: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Waits for step `index` (the next one to deliver) and removes its results.
-  func take(_ index: Int) -> Runner.StepOutcome {
+  /// Waits for step `index` (the next one to deliver) and removes its results; `nil` once
+  /// the run is cancelled.
+  func take(_ index: Int) -> Runner.StepOutcome? {
     condition.lock()
     defer { condition.unlock() }
-    while results[index] == nil { condition.wait() }
+    while results[index] == nil && !cancelled { condition.wait() }
+    guard !cancelled else { return nil }
     delivered = index + 1
     condition.broadcast()
-    return results.removeValue(forKey: index)!
+    return results.removeValue(forKey: index)
+  }
+
+  /// Stops handing out steps and wakes everyone waiting.
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
   }
 }
