@@ -8,6 +8,7 @@ enum Command {
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   case selfTest(jobs: Int, corpora: URL)
+  case worker(RunOptions)
   case help
   case version
 }
@@ -20,6 +21,13 @@ struct CommandLineParser {
 
   func parse() throws(InputError) -> Command {
     var remaining = arguments[...]
+    if remaining.first == "__worker" {
+      // A worker process: the same run options as its parent, evaluated step by step.
+      let parsed = try CommandLineParser(arguments: Array(remaining.dropFirst()),
+                                         defaultCorpora: defaultCorpora).parse()
+      guard case .run(let options) = parsed else { throw InputError("__worker takes run options") }
+      return .worker(options)
+    }
     if remaining.first == "bench" {
       remaining = remaining.dropFirst()
       var quick = false
@@ -107,6 +115,7 @@ struct CommandLineParser {
     var options = RunOptions(request: request, out: URL(fileURLWithPath: "Reports/latest"))
     options.arguments = arguments
     var waivers: String?
+    var isolation = true
     while let argument = remaining.popFirst() {
       if argument == "--" {
         if let extra = remaining.first { throw InputError("unexpected argument '\(extra)'") }
@@ -180,6 +189,8 @@ struct CommandLineParser {
           throw InputError("--month-sweep \(text): expected per-offset or transition-free")
         }
         request.monthSweep = sweep
+      case "--no-isolation":
+        isolation = false
       case "--exhaustive":
         request.exhaustive = true
       case "--dry-run":
@@ -190,6 +201,10 @@ struct CommandLineParser {
       }
     }
     options.request = request
+    // Worker processes run this very executable.
+    if isolation {
+      options.workerExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
     // The corpus's waiver file unless --waivers names another, or none.
     switch waivers {
     case "none"?: options.waivers = nil

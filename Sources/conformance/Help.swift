@@ -43,7 +43,9 @@ enum Help {
       --waivers <file|none>   known differences (default: Corpora/known-differences.json)
       --fail-on <rule>        new, unexpected (new failures and unexpected passes), any or
                               none (default: unexpected)
-      --jobs <n>              worker threads (default: the number of cores)
+      --jobs <n>              worker processes (default: the number of cores)
+      --no-isolation          evaluate in this process (threads) instead of worker processes
+                              (faster to debug; a trap or hang in the subject ends the run)
       --shard <K/N>           run the K-th of N deterministic slices of the plan
       --month-sweep <zones>   which zones sweep every month: per-offset (one per standard
                               offset) or transition-free (default: per-offset for

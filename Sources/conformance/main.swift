@@ -35,6 +35,8 @@ do {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+  case .worker(let options):
+    try Worker.run(options)
   case .selfTest(let jobs, let corpora):
     let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs) { printError($0) }
     print(report.lines.joined(separator: "\n"))

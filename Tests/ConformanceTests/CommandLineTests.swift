@@ -148,3 +148,112 @@ struct InterruptionTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["latest"])
   }
 }
+
+@Suite("Isolation: a trap or a hang costs one case", .serialized)
+struct IsolationTests {
+  static let selection = ["--locales", "en_US", "--calendars", "gregorian,islamic",
+                          "--time-zones", "UTC,Asia/Tehran", "--years", "2017...2017",
+                          "--checks", "leading-blanks,weekday-symbols,month-days", "--jobs", "2"]
+
+  struct Run {
+    var status: Int32
+    var stderr: String
+    var summary: [String: Int]
+    var cases: [[String: Any]]
+  }
+
+  /// Runs the selection in worker processes with a fault, and reads results.json.
+  func run(fault: String?, recordAll: Bool = false) throws -> Run {
+    let out = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-isolation-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    var environment = ["CONFORMANCE_STEP_TIMEOUT": "20", "CONFORMANCE_CASE_TIMEOUT": "3"]
+    if let fault { environment["CONFORMANCE_FAULT"] = fault }
+    let result = try Executable.run(Self.selection + ["--out", out.path] + (recordAll ? ["--record", "all"] : []),
+                                    environment: environment)
+    let data = try Data(contentsOf: out.appendingPathComponent("results.json"))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    var cases = root["failures"] as? [[String: Any]] ?? []
+    if recordAll {
+      let lines = try String(contentsOf: out.appendingPathComponent("cases.jsonl"), encoding: .utf8)
+      cases = lines.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }
+    }
+    return Run(status: result.status, stderr: result.error,
+               summary: root["summary"] as? [String: Int] ?? [:], cases: cases)
+  }
+
+  func errored(_ run: Run) -> [[String: Any]] { run.cases.filter { $0["status"] as? String == "errored" } }
+
+  @Test("faults in chosen cases, including the very first and the very last")
+  func faults() throws {
+    let clean = try run(fault: nil, recordAll: true)
+    let ids = clean.cases.compactMap { $0["id"] as? String }
+    let (first, last) = (try #require(ids.first), try #require(ids.last))
+    let middle = ids[ids.count / 2]
+    for (fault, id, reason) in [("trap", middle, "died from SIGILL"), ("hang", middle, "timed out after 3 s"),
+                                ("trap", first, "died from SIGILL"), ("trap", last, "died from SIGILL"),
+                                ("closed-range", middle, "died from SIGILL"),
+                                ("week-of-year", middle, "timed out after 3 s")] {
+      let faulty = try run(fault: "\(fault):\(id)")
+      let broken = errored(faulty)
+      #expect(faulty.status == 1, "\(fault) at \(id)")
+      #expect(broken.map { $0["id"] as? String } == [id], "\(fault) at \(id)")
+      let detail = (broken.first?["detail"] as? [String] ?? []).joined(separator: " ")
+      #expect(detail.contains(reason), "\(fault) at \(id): \(detail)")
+      // Every other case ran as in the clean run.
+      #expect(faulty.summary["cases"] == clean.summary["cases"])
+      #expect(faulty.summary["errored"] == 1)
+      #expect(faulty.summary["passed"]! + faulty.summary["waived"]! + 1
+        == clean.summary["passed"]! + clean.summary["waived"]!)
+    }
+  }
+
+  @Test("a worker killed from outside is replaced and its cases run again")
+  func killedWorker() throws {
+    let out = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-killed-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: out) }
+    let process = Process()
+    process.executableURL = Executable.url
+    process.arguments = ["--out", out.path, "--jobs", "2"]
+    process.currentDirectoryURL = corpora.deletingLastPathComponent()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Kill one worker of the core run mid-sweep.
+    var killed: Int32?
+    for _ in 0..<100 where killed == nil {
+      Thread.sleep(forTimeInterval: 0.2)
+      if let child = childProcesses(of: process.processIdentifier).first {
+        Thread.sleep(forTimeInterval: 2)
+        kill(child, SIGKILL)
+        killed = child
+      }
+    }
+    process.waitUntilExit()
+    #expect(killed != nil)
+    #expect(process.terminationStatus == 0)
+    let data = try Data(contentsOf: out.appendingPathComponent("results.json"))
+    let summary = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["summary"] as? [String: Int]
+    // The core corpus's counts, as the in-process tests and CI see them.
+    #expect(summary?["errored"] == 0)
+    #expect(summary?["failed"] == 0)
+    #expect((summary?["passed"] ?? 0) + (summary?["waived"] ?? 0) == summary?["cases"])
+  }
+
+  /// Processes whose parent is `parent`, read from /proc/<pid>/stat (field 4 is the parent's pid).
+  /// The workers are spawned from several threads, so the main thread's `children` list misses them.
+  func childProcesses(of parent: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry -> Int32? in
+      guard let pid = Int32(entry),
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")") else { return nil }
+      // After "pid (comm)" come: state, ppid, …; comm may itself hold spaces or parentheses.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+    }
+  }
+}

@@ -19,19 +19,27 @@ public final class ConsoleRecorder: @unchecked Sendable {
     case .caseEnded(let result):
       done += 1
       if result.outcome.status == .failed || result.outcome.status == .errored { failed += 1 }
+    case .stepSummarized(let summary):
+      done += summary.step.counts.total
+      failed += summary.step.counts.failed + summary.step.counts.errored
+      draw(summary.step.check, summary.step.name)
     case .stepEnded(let step):
-      let now = ContinuousClock.now
-      guard now - lastDraw > .milliseconds(200) else { return }
-      lastDraw = now
-      let percent = total > 0 ? done * 100 / total : 100
-      FileHandle.standardError.write(Data(
-        "\r\u{1B}[K[\(percent)%] \(done)/\(total) cases, \(failed) failed · \(step.check) \(step.name)"
-          .utf8))
+      draw(step.check, step.name)
     case .runEnded:
       FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     case .runStarted:
       break
     }
+  }
+
+  private func draw(_ check: String, _ name: String) {
+      let now = ContinuousClock.now
+      guard now - lastDraw > .milliseconds(200) else { return }
+      lastDraw = now
+      let percent = total > 0 ? done * 100 / total : 100
+      FileHandle.standardError.write(Data(
+        "\r\u{1B}[K[\(percent)%] \(done)/\(total) cases, \(failed) failed · \(check) \(name)"
+          .utf8))
   }
 }
 
@@ -54,12 +62,15 @@ public final class JSONLinesWriter: @unchecked Sendable {
     self.separator = separator
   }
 
-  public func append(_ result: CaseResult) {
+  public func append(_ result: CaseResult) { append(line: result.jsonLine) }
+
+  /// Appends a case already rendered as one line of JSON.
+  public func append(line: String) {
     if let separator {
       if !first { buffer += separator }
-      buffer += result.jsonLine
+      buffer += line
     } else {
-      buffer += result.jsonLine + "\n"
+      buffer += line + "\n"
     }
     first = false
     count += 1

@@ -10,6 +10,9 @@ public struct Event: Sendable {
     case caseEnded(CaseResult)
     /// All cases of one step were evaluated.
     case stepEnded(StepResult)
+    /// A step evaluated in a worker process: its counts and sums, and its cases that did not
+    /// pass (passing cases are counted, not sent).
+    case stepSummarized(StepSummary)
     /// Every step has ended.
     case runEnded(elapsed: Double)
   }
@@ -45,6 +48,37 @@ public struct CaseResult: Sendable {
 
   /// The JSON line, rendered now if the worker did not.
   public var jsonLine: String { json ?? ResultsJSON.caseJSON(self).rendered(indent: nil) }
+}
+
+/// One step as a worker process reports it.
+public struct StepSummary: Sendable {
+  public var step: RunTally.Step
+  /// The cases that did not pass, in order.
+  public var problems: [CaseResult]
+  public var matrices: [String: [String: [String: RunTally.PassCount]]]
+  public var baselineCounts: [Baseline.Class: Int]
+  public var skipReasons: [String: Int]
+  /// Every case's JSON line, with `--record all`.
+  public var lines: [String]
+
+  /// Adds another part of the same step (a case retried alone).
+  mutating func add(_ other: StepSummary) {
+    step.counts.add(other.step.counts)
+    step.duration += other.step.duration
+    if step.skipReason == nil { step.skipReason = other.step.skipReason }
+    problems += other.problems
+    lines += other.lines
+    for (check, dimensions) in other.matrices {
+      for (dimension, values) in dimensions {
+        for (value, count) in values {
+          matrices[check, default: [:]][dimension, default: [:]][value, default: .init()].passed += count.passed
+          matrices[check, default: [:]][dimension, default: [:]][value, default: .init()].total += count.total
+        }
+      }
+    }
+    baselineCounts.merge(other.baselineCounts, uniquingKeysWith: +)
+    skipReasons.merge(other.skipReasons, uniquingKeysWith: +)
+  }
 }
 
 /// The totals of one step (one JUnit testcase).

@@ -93,6 +93,10 @@ public final class RunTally: @unchecked Sendable {
       pendingExamples = []
       pendingWaived = nil
       pendingSkipReason = nil
+    case .stepSummarized(let summary):
+      recordMerged(step: summary.step, failures: summary.problems)
+      absorb(matrices: summary.matrices, skipReasons: summary.skipReasons,
+             baselineCounts: summary.baselineCounts)
     case .runEnded(let elapsed):
       self.elapsed = elapsed
     }

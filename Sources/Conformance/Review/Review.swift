@@ -70,6 +70,12 @@ public final class Review: Sendable {
     outcome.baseline = baseline?.classify(id, outcome)
   }
 
+  /// Counts a match found elsewhere (by a worker process).
+  public func noteMatch(_ id: String) {
+    guard let index = waivers.firstIndex(where: { $0.id == id }) else { return }
+    matched[index].count.wrappingAdd(1, ordering: .relaxed)
+  }
+
   /// Active waivers that matched no case of this run: stale, like the inactive ones.
   public var unmatched: [Waiver] {
     waivers.indices.filter { matched[$0].count.load(ordering: .relaxed) == 0 }.map { waivers[$0] }

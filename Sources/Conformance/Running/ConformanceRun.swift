@@ -89,7 +89,7 @@ public enum ConformanceRun {
     return lines
   }
 
-  static func selectChecks(_ ids: [String]) throws(InputError) -> [any Check] {
+  public static func selectChecks(_ ids: [String]) throws(InputError) -> [any Check] {
     guard !ids.isEmpty else { return CheckCatalog.all }
     for id in ids where CheckCatalog.check(id) == nil {
       throw InputError("unknown check '\(id)' (known: "
@@ -111,6 +111,10 @@ public enum ConformanceRun {
       console.record(event)
       switch event.kind {
       case .caseEnded(let result): cases?.append(result)
+      case .stepSummarized(let summary):
+        for line in summary.lines { cases?.append(line: line) }
+        // Workers applied the waivers; their matches are counted here.
+        for problem in summary.problems { if let id = problem.outcome.waiver { review.noteMatch(id) } }
       case .runEnded:
         cases?.close()
         failures.close()
@@ -140,10 +144,17 @@ public enum ConformanceRun {
     info.review.baseline = review.baseline
     handler(Event(.runStarted(info)))
     let clock = ContinuousClock.now
-    var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
-                        renderAll: options.record == .all)
-    runner.review = review
-    runner.run(handler)
+    if let executable = options.workerExecutable {
+      try IsolatedRunner(
+        plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
+        limits: .fromEnvironment, zoneClasses: info.zoneClasses
+      ).run(handler)
+    } else {
+      var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
+                          renderAll: options.record == .all)
+      runner.review = review
+      runner.run(handler)
+    }
     let elapsed = ContinuousClock.now - clock
     handler(Event(.runEnded(elapsed: elapsed.seconds)))
     var summary = info.review

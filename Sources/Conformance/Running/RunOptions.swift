@@ -26,6 +26,8 @@ public struct RunOptions: Sendable {
   public var baseline: URL?
   /// When the exit status is 1.
   public var failOn = FailOn.unexpected
+  /// The executable to run worker processes from; `nil` runs in this process.
+  public var workerExecutable: URL?
   /// The command line as given, for reports.
   public var arguments: [String] = []
 
@@ -64,6 +66,7 @@ public struct RunOptions: Sendable {
       ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
       ("exhaustive", request.exhaustive ? "yes" : "no"),
       ("oracle", request.oracleMode.rawValue),
+      ("isolation", workerExecutable == nil ? "in-process" : "worker processes"),
       ("waivers", waivers?.path ?? "none"),
       ("baseline", baseline?.path ?? "none"),
       ("fail-on", failOn.rawValue),

@@ -95,6 +95,7 @@ public struct Runner: Sendable {
   /// evaluating it again with Foundation's ICU as the oracle.
   public static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext,
                               triage: EvaluationContext?) -> Outcome {
+    Fault.current?.inject(id)
     var outcome = evaluate(id, check: check, context: context)
     guard outcome.status == .failed, let triage else { return outcome }
     let second = evaluate(id, check: check, context: triage)

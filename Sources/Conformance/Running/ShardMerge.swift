@@ -184,29 +184,37 @@ final class ShardReport {
       if line.hasPrefix("  ]") { inFailures = false; return nil }
       var text = Substring(line).drop { $0 == " " }
       if text.hasSuffix(",") { text = text.dropLast() }
-      guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-        let idText = object["id"] as? String, let step = object["step"] as? Int,
-        let id = try? CaseID(parsing: idText),
-        let status = Outcome.Status(rawValue: object["status"] as? String ?? "")
-      else { throw InputError("merge: \(path):\(lineNumber): not a failing case of results.json") }
-      var outcome = Outcome(status: status, expected: Value(json: object["expected"]),
-                            actual: Value(json: object["actual"]),
-                            pattern: object["pattern"] as? String ?? "",
-                            detail: object["detail"] as? [String] ?? [])
-      if let months = object["months"] as? [String: String], let oracle = months["oracle"],
-        let subject = months["subject"]
-      {
-        outcome.months = MonthReadings(oracle: oracle, subject: subject)
+      guard let result = try? Self.caseResult(fromJSON: String(text)), let step = result.step else {
+        throw InputError("merge: \(path):\(lineNumber): not a failing case of results.json")
       }
-      outcome.triage = (object["triage"] as? String).flatMap(Triage.init)
-      if object["expectedFoundationICU"] != nil, !(object["expectedFoundationICU"] is NSNull) {
-        outcome.triageExpected = Value(json: object["expectedFoundationICU"])
-      }
-      outcome.waiver = object["waiver"] as? String
-      outcome.baseline = (object["baseline"] as? String).flatMap(Baseline.Class.init)
-      return (step, CaseResult(id: id, outcome: outcome, step: step), String(text))
+      return (step, result, String(text))
     }
     return nil
+  }
+
+  /// A case as results.json and workers write it, read back.
+  static func caseResult(fromJSON text: String) throws -> CaseResult {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+      let idText = object["id"] as? String,
+      let id = try? CaseID(parsing: idText),
+      let status = Outcome.Status(rawValue: object["status"] as? String ?? "")
+    else { throw HarnessError("not a case of results.json: \(text.prefix(120))") }
+    var outcome = Outcome(status: status, expected: Value(json: object["expected"]),
+                          actual: Value(json: object["actual"]),
+                          pattern: object["pattern"] as? String ?? "",
+                          detail: object["detail"] as? [String] ?? [])
+    if let months = object["months"] as? [String: String], let oracle = months["oracle"],
+      let subject = months["subject"]
+    {
+      outcome.months = MonthReadings(oracle: oracle, subject: subject)
+    }
+    outcome.triage = (object["triage"] as? String).flatMap(Triage.init)
+    if object["expectedFoundationICU"] != nil, !(object["expectedFoundationICU"] is NSNull) {
+      outcome.triageExpected = Value(json: object["expectedFoundationICU"])
+    }
+    outcome.waiver = object["waiver"] as? String
+    outcome.baseline = (object["baseline"] as? String).flatMap(Baseline.Class.init)
+    return CaseResult(id: id, outcome: outcome, json: text, step: object["step"] as? Int)
   }
 
   // MARK: What the shard's head says

@@ -1,0 +1,404 @@
+import Foundation
+import ICUOracle
+
+/// Runs a plan in worker processes (the same executable, `__worker` mode) so that a subject
+/// that traps or hangs costs one case, not the run.
+///
+/// Steps go to workers in plan order, a bounded number ahead of delivery. A worker that dies
+/// or stays silent past the step timeout is killed and replaced, and its step is retried one
+/// case at a time: the case that kills or hangs a worker becomes `errored`, with the signal
+/// or timeout and the worker's last words. Results are delivered in plan order as
+/// `stepSummarized` events.
+public final class IsolatedRunner: @unchecked Sendable {
+  public struct Limits: Sendable {
+    /// Seconds a worker may spend on one step before it is killed.
+    public var step: Double
+    /// Seconds a worker may spend on one retried case.
+    public var singleCase: Double
+    /// Seconds a worker may take to load the corpus.
+    public var startup: Double
+
+    /// From `CONFORMANCE_STEP_TIMEOUT`, `CONFORMANCE_CASE_TIMEOUT` (seconds), or defaults.
+    public static var fromEnvironment: Limits {
+      let environment = ProcessInfo.processInfo.environment
+      return Limits(step: environment["CONFORMANCE_STEP_TIMEOUT"].flatMap(Double.init) ?? 600,
+                    singleCase: environment["CONFORMANCE_CASE_TIMEOUT"].flatMap(Double.init) ?? 60,
+                    startup: 300)
+    }
+  }
+
+  enum Job: Equatable {
+    case step(Int)
+    case single(step: Int, position: Int)
+    var step: Int {
+      switch self {
+      case .step(let index), .single(let index, _): index
+      }
+    }
+  }
+
+  let plan: Plan
+  let executable: URL
+  let arguments: [String]
+  let workers: Int
+  let limits: Limits
+  let zoneClasses: [String: String]
+
+  private let condition = NSCondition()
+  private var positionOf: [Int: Int] = [:]
+  private var nextStep = 0
+  private var delivered = 0
+  private var retries: [Job] = []
+  private var partial: [Int: (summary: StepSummary?, remaining: Int)] = [:]
+  private var completed: [Int: StepSummary] = [:]
+  private var failure: Error?
+  private var cancelled = false
+
+  /// - Parameters:
+  ///   - executable: the `conformance` binary; `arguments`: the run's own command line.
+  public init(plan: Plan, executable: URL, arguments: [String], workers: Int, limits: Limits,
+              zoneClasses: [String: String]) {
+    self.plan = plan
+    self.executable = executable
+    self.arguments = arguments
+    self.workers = max(1, workers)
+    self.limits = limits
+    self.zoneClasses = zoneClasses
+    for (position, step) in plan.steps.enumerated() { positionOf[step.index] = position }
+  }
+
+  public func run(_ handler: EventHandler) throws {
+    let token = Interruption.register { [self] in cancel() }
+    defer { Interruption.unregister(token) }
+    let finished = DispatchGroup()
+    for slot in 0..<workers {
+      finished.enter()
+      let thread = Thread { [self] in
+        serve(slot: slot)
+        finished.leave()
+      }
+      thread.start()
+    }
+    for position in plan.steps.indices {
+      guard let summary = take(position) else { break }
+      handler(Event(.stepSummarized(summary)))
+    }
+    cancel()
+    finished.wait()
+    condition.lock()
+    let error = failure
+    condition.unlock()
+    if let error { throw error }
+  }
+
+  private func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  // MARK: Scheduling
+
+  /// The next job for a worker: a retry first, else the next step within reach of delivery.
+  private func nextJob() -> Job? {
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      if cancelled { return nil }
+      if !retries.isEmpty { return retries.removeFirst() }
+      if nextStep < plan.steps.count, nextStep - delivered < workers * 8 {
+        nextStep += 1
+        return .step(plan.steps[nextStep - 1].index)
+      }
+      // Done when every step is handed out and nothing can come back for a retry.
+      if nextStep >= plan.steps.count && partial.isEmpty && retries.isEmpty { return nil }
+      condition.wait()
+    }
+  }
+
+  private func take(_ position: Int) -> StepSummary? {
+    condition.lock()
+    defer { condition.unlock() }
+    let index = plan.steps[position].index
+    while completed[index] == nil && !cancelled && failure == nil { condition.wait() }
+    guard let summary = completed.removeValue(forKey: index) else { return nil }
+    delivered = position + 1
+    condition.broadcast()
+    return summary
+  }
+
+  private func finish(_ job: Job, _ summary: StepSummary) {
+    condition.lock()
+    defer {
+      condition.broadcast()
+      condition.unlock()
+    }
+    switch job {
+    case .step(let index):
+      completed[index] = summary
+    case .single(let index, _):
+      guard var entry = partial[index] else { return }
+      if entry.summary == nil { entry.summary = summary } else { entry.summary?.add(summary) }
+      entry.remaining -= 1
+      if entry.remaining == 0 {
+        partial[index] = nil
+        completed[index] = entry.summary
+      } else {
+        partial[index] = entry
+      }
+    }
+  }
+
+  /// A worker died or hung on `job`: a whole step is retried case by case; a single case is
+  /// the culprit and becomes an errored result.
+  private func failed(_ job: Job, reason: String, lastWords: String) {
+    switch job {
+    case .step(let index):
+      let count = plan.steps[positionOf[index] ?? 0].caseCount
+      condition.lock()
+      partial[index] = (nil, count)
+      retries.append(contentsOf: (0..<count).map { Job.single(step: index, position: $0) })
+      condition.broadcast()
+      condition.unlock()
+    case .single(let index, let position):
+      finish(job, erroredSummary(step: index, position: position, reason: reason, lastWords: lastWords))
+    }
+  }
+
+  private func erroredSummary(step index: Int, position: Int, reason: String, lastWords: String)
+    -> StepSummary
+  {
+    let step = plan.steps[positionOf[index] ?? 0]
+    let id = step.cases()[position]
+    var outcome = Outcome.errored("the worker \(reason) while evaluating this case")
+    outcome.pattern = "worker \(reason.split(separator: " ").prefix(3).joined(separator: " "))"
+    if !lastWords.isEmpty { outcome.detail.append("its last output: \(lastWords)") }
+    var result = CaseResult(id: id, outcome: outcome, step: index)
+    result.json = ResultsJSON.caseJSON(result).rendered(indent: nil)
+    var counts = StatusCounts()
+    counts.add(.errored)
+    var matrices: [String: [String: [String: RunTally.PassCount]]] = [:]
+    var cells: [(String, String)] = []
+    if let calendar = id.calendar { cells.append(("calendar", calendar)) }
+    if let weekday = id.firstWeekday { cells.append(("fw", weekday.description)) }
+    if let zone = id.zone { cells.append(("zone class", zoneClasses[zone] ?? "?")) }
+    for (dimension, value) in cells {
+      matrices[id.check, default: [:]][dimension, default: [:]][value] = RunTally.PassCount(passed: 0, total: 1)
+    }
+    let check = plan.checks[step.checkIndex].id
+    return StepSummary(
+      step: RunTally.Step(index: index, check: check, name: step.name, counts: counts, duration: 0,
+                          examples: [], skipReason: nil),
+      problems: [result], matrices: matrices, baselineCounts: [:], skipReasons: [:], lines: [])
+  }
+
+  // MARK: One worker slot
+
+  /// Keeps one worker process busy, replacing it whenever it dies.
+  private func serve(slot: Int) {
+    var worker: WorkerProcess?
+    defer { worker?.quit() }
+    while let job = nextJob() {
+      do {
+        if worker == nil {
+          worker = try WorkerProcess(executable: executable, arguments: arguments,
+                                     startup: limits.startup)
+        }
+      } catch {
+        condition.lock()
+        failure = error
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      guard let current = worker else { return }
+      let request: String
+      let timeout: Double
+      switch job {
+      case .step(let index): (request, timeout) = ("step \(index)", limits.step)
+      case .single(let index, let position): (request, timeout) = ("case \(index) \(position)", limits.singleCase)
+      }
+      switch current.ask(request, timeout: timeout) {
+      case .answered(let lines):
+        do {
+          finish(job, try parse(lines, job: job))
+        } catch {
+          condition.lock()
+          failure = error
+          cancelled = true
+          condition.broadcast()
+          condition.unlock()
+          return
+        }
+      case .died(let reason, let lastWords):
+        worker = nil
+        failed(job, reason: reason, lastWords: lastWords)
+      }
+    }
+  }
+
+  private func parse(_ lines: [String], job: Job) throws -> StepSummary {
+    var problems: [CaseResult] = []
+    var recorded: [String] = []
+    var summary: [String: Any]?
+    for line in lines {
+      let body = String(line.dropFirst(2))
+      if line.hasPrefix("F ") {
+        problems.append(try ShardReport.caseResult(fromJSON: body))
+        recorded.append(body)
+      } else if line.hasPrefix("P ") {
+        recorded.append(body)
+      } else if line.hasPrefix("S ") {
+        summary = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+      }
+    }
+    guard let summary, let numbers = summary["counts"] as? [Int], numbers.count == 6 else {
+      throw HarnessError("a worker answered \(job) without a summary")
+    }
+    var counts = StatusCounts()
+    (counts.passed, counts.failed, counts.errored, counts.skipped, counts.waived, counts.unexpectedPass) =
+      (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+    let step = plan.steps[positionOf[job.step] ?? 0]
+    let matrices = (summary["matrices"] as? [String: [String: [String: [Int]]]] ?? [:]).mapValues {
+      $0.mapValues { $0.mapValues { RunTally.PassCount(passed: $0.first ?? 0, total: $0.last ?? 0) } }
+    }
+    let baseline = Dictionary(((summary["baseline"] as? [String: Int]) ?? [:]).compactMap { key, value in
+      Baseline.Class(rawValue: key).map { ($0, value) }
+    }, uniquingKeysWith: +)
+    return StepSummary(
+      step: RunTally.Step(index: job.step, check: plan.checks[step.checkIndex].id, name: step.name,
+                          counts: counts, duration: summary["duration"] as? Double ?? 0,
+                          examples: [], skipReason: summary["skipReason"] as? String),
+      problems: problems, matrices: matrices, baselineCounts: baseline,
+      skipReasons: summary["skips"] as? [String: Int] ?? [:], lines: recorded)
+  }
+}
+
+/// One worker process and its pipes.
+final class WorkerProcess {
+  enum Answer {
+    case answered([String])
+    case died(reason: String, lastWords: String)
+  }
+
+  private let process = Process()
+  private let input: FileHandle
+  private let output: FileHandle
+  private let stderrTail = Tail()
+  private var buffer: [UInt8] = []
+
+  init(executable: URL, arguments: [String], startup: Double) throws {
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.executableURL = executable
+    process.arguments = ["__worker"] + arguments
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    input = stdin.fileHandleForWriting
+    output = stdout.fileHandleForReading
+    let tail = stderrTail
+    stderr.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      if !data.isEmpty { tail.append(data) }
+    }
+    try process.run()
+    guard case .answered = read(until: { $0 == "R" }, timeout: startup) else {
+      throw HarnessError("a worker did not start: \(stderrTail.text)")
+    }
+  }
+
+  /// Sends one request and reads its answer, up to the `S` line.
+  func ask(_ request: String, timeout: Double) -> Answer {
+    do {
+      try input.write(contentsOf: Data((request + "\n").utf8))
+    } catch {
+      return died(timedOut: false, timeout: timeout)
+    }
+    return read(until: { $0.hasPrefix("S ") }, timeout: timeout)
+  }
+
+  func quit() {
+    try? input.write(contentsOf: Data("quit\n".utf8))
+    try? input.close()
+    let deadline = Date().addingTimeInterval(5)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
+
+  private func read(until last: (String) -> Bool, timeout: Double) -> Answer {
+    var lines: [String] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    let descriptor = output.fileDescriptor
+    while true {
+      while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        lines.append(line)
+        if last(line) { return .answered(lines) }
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else {
+        kill(process.processIdentifier, SIGKILL)
+        return died(timedOut: true, timeout: timeout)
+      }
+      var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = Glibc.poll(&poll, 1, Int32(min(remaining, 1) * 1000))
+      if ready <= 0 { continue }
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      let count = Glibc.read(descriptor, &chunk, chunk.count)
+      if count <= 0 { return died(timedOut: false, timeout: timeout) }
+      buffer.append(contentsOf: chunk[..<count])
+    }
+  }
+
+  private func died(timedOut: Bool, timeout: Double) -> Answer {
+    process.waitUntilExit()
+    let reason: String
+    if timedOut {
+      reason = "timed out after \(Int(timeout)) s (killed)"
+    } else if process.terminationReason == .uncaughtSignal {
+      reason = "died from \(signalName(process.terminationStatus))"
+    } else {
+      reason = "exited with status \(process.terminationStatus)"
+    }
+    return .died(reason: reason, lastWords: stderrTail.text)
+  }
+
+  private func signalName(_ number: Int32) -> String {
+    switch number {
+    case SIGILL: "SIGILL"
+    case SIGTRAP: "SIGTRAP"
+    case SIGABRT: "SIGABRT"
+    case SIGSEGV: "SIGSEGV"
+    case SIGBUS: "SIGBUS"
+    case SIGKILL: "SIGKILL"
+    case SIGTERM: "SIGTERM"
+    default: "signal \(number)"
+    }
+  }
+}
+
+/// The last lines a worker wrote to stderr.
+final class Tail: @unchecked Sendable {
+  private let lock = NSLock()
+  private var bytes: [UInt8] = []
+
+  func append(_ data: Data) {
+    lock.lock()
+    bytes.append(contentsOf: data)
+    if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }
+    lock.unlock()
+  }
+
+  /// The last few non-empty lines, joined.
+  var text: String {
+    lock.lock()
+    defer { lock.unlock() }
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    return lines.suffix(3).joined(separator: " | ")
+  }
+}
