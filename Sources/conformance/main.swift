@@ -17,6 +17,9 @@ func exit(_ status: ExitStatus) -> Never { exit(status.rawValue) }
 let arguments = Array(CommandLine.arguments.dropFirst())
 Interruption.install()
 do {
+  // The test-only environment settings are checked before anything runs or is written.
+  _ = try Fault.fromEnvironment()
+  _ = try IsolatedRunner.Limits.fromEnvironment()
   switch try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse() {
   case .help:
     print(Help.text)

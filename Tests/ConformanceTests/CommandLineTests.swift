@@ -84,6 +84,14 @@ struct CommandLineTests {
     ]
   }
 
+  /// Test-only environment settings that are malformed: (environment, fragment).
+  static let environmentCases: [([String: String], String)] = [
+    (["CONFORMANCE_FAULT": "segfault:*"], "unknown kind 'segfault'"),
+    (["CONFORMANCE_FAULT": "trap"], "CONFORMANCE_FAULT=trap"),
+    (["CONFORMANCE_STEP_TIMEOUT": "soon"], "CONFORMANCE_STEP_TIMEOUT=soon"),
+    (["CONFORMANCE_CASE_TIMEOUT": "-1"], "CONFORMANCE_CASE_TIMEOUT=-1"),
+  ]
+
   @Test("every bad input is refused before any work, and the previous report survives")
   func badInputs() throws {
     let files = try Self.fixtures()
@@ -93,10 +101,12 @@ struct CommandLineTests {
     try FileManager.default.createDirectory(at: previous, withIntermediateDirectories: true)
     let sentinel = previous.appendingPathComponent("results.json")
     try Data("{\"previous\": true}".utf8).write(to: sentinel)
-    for (arguments, fragment) in Self.cases(files) {
+    let runs = Self.cases(files).map { ($0.0, [String: String](), $0.1) }
+      + Self.environmentCases.map { ([String](), $0.0, $0.1) }
+    for (arguments, environment, fragment) in runs {
       let withOut = arguments.contains("--out") || arguments.first == "explain"
         ? arguments : arguments + ["--out", previous.path]
-      let run = try Executable.run(withOut)
+      let run = try Executable.run(withOut, environment: environment)
       let lines = run.error.split(separator: "\n")
       #expect(run.status == 2, "\(arguments): exit \(run.status)")
       #expect(lines.first?.hasPrefix("Error: ") == true, "\(arguments): \(lines.first ?? "")")

@@ -18,11 +18,20 @@ public final class IsolatedRunner: @unchecked Sendable {
     /// Seconds a worker may take to load the corpus.
     public var startup: Double
 
-    /// From `CONFORMANCE_STEP_TIMEOUT`, `CONFORMANCE_CASE_TIMEOUT` (seconds), or defaults.
-    public static var fromEnvironment: Limits {
-      let environment = ProcessInfo.processInfo.environment
-      return Limits(step: environment["CONFORMANCE_STEP_TIMEOUT"].flatMap(Double.init) ?? 600,
-                    singleCase: environment["CONFORMANCE_CASE_TIMEOUT"].flatMap(Double.init) ?? 60,
+    /// From `CONFORMANCE_STEP_TIMEOUT`, `CONFORMANCE_CASE_TIMEOUT` (seconds), or defaults;
+    /// a value that is not a positive number is bad input, not a silent default.
+    public static func fromEnvironment(
+      _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Limits {
+      func seconds(_ name: String, default value: Double) throws -> Double {
+        guard let text = environment[name] else { return value }
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+          throw InputError("\(name)=\(text): expected a positive number of seconds")
+        }
+        return seconds
+      }
+      return Limits(step: try seconds("CONFORMANCE_STEP_TIMEOUT", default: 600),
+                    singleCase: try seconds("CONFORMANCE_CASE_TIMEOUT", default: 60),
                     startup: 300)
     }
   }
@@ -70,6 +79,9 @@ public final class IsolatedRunner: @unchecked Sendable {
   public func run(_ handler: EventHandler) throws {
     let token = Interruption.register { [self] in cancel() }
     defer { Interruption.unregister(token) }
+    // A request written to a worker that just died must fail as EPIPE, which `ask` reports
+    // as the worker's death, rather than kill this process with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
     let finished = DispatchGroup()
     for slot in 0..<workers {
       finished.enter()
@@ -286,7 +298,9 @@ final class WorkerProcess {
   private let process = Process()
   private let input: FileHandle
   private let output: FileHandle
+  private let errors: FileHandle
   private let stderrTail = Tail()
+  private var released = false
   private var buffer: [UInt8] = []
 
   init(executable: URL, arguments: [String], startup: Double) throws {
@@ -300,13 +314,15 @@ final class WorkerProcess {
     process.standardError = stderr
     input = stdin.fileHandleForWriting
     output = stdout.fileHandleForReading
+    errors = stderr.fileHandleForReading
     let tail = stderrTail
-    stderr.fileHandleForReading.readabilityHandler = { handle in
+    errors.readabilityHandler = { handle in
       let data = handle.availableData
       if !data.isEmpty { tail.append(data) }
     }
     try process.run()
     guard case .answered = read(until: { $0 == "R" }, timeout: startup) else {
+      quit()
       throw HarnessError("a worker did not start: \(stderrTail.text)")
     }
   }
@@ -327,6 +343,27 @@ final class WorkerProcess {
     let deadline = Date().addingTimeInterval(5)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    release()
+  }
+
+  /// Once the process has exited: drops the stderr handler (it keeps the handle, and so this
+  /// worker's pipes, alive), keeps what stderr still holds, and closes our ends of the pipes,
+  /// so replacing workers all night leaks neither memory nor descriptors.
+  private func release() {
+    guard !released else { return }
+    released = true
+    errors.readabilityHandler = nil
+    var poll = pollfd(fd: errors.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while Glibc.poll(&poll, 1, 0) > 0 {
+      let count = Glibc.read(errors.fileDescriptor, &chunk, chunk.count)
+      if count <= 0 { break }
+      stderrTail.append(Data(chunk[..<count]))
+    }
+    try? errors.close()
+    try? output.close()
+    try? input.close()
   }
 
   private func read(until last: (String) -> Bool, timeout: Double) -> Answer {
@@ -357,6 +394,7 @@ final class WorkerProcess {
 
   private func died(timedOut: Bool, timeout: Double) -> Answer {
     process.waitUntilExit()
+    release()
     let reason: String
     if timedOut {
       reason = "timed out after \(Int(timeout)) s (killed)"

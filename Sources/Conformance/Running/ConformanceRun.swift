@@ -147,7 +147,7 @@ public enum ConformanceRun {
     if let executable = options.workerExecutable {
       try IsolatedRunner(
         plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
-        limits: .fromEnvironment, zoneClasses: info.zoneClasses
+        limits: try .fromEnvironment(), zoneClasses: info.zoneClasses
       ).run(handler)
     } else {
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Faults injected into the subject for isolation tests: `CONFORMANCE_FAULT=kind:glob`
 /// makes cases whose id matches the glob fail in that way.
@@ -10,20 +11,32 @@ import Foundation
 ///   a closed range.
 /// - `week-of-year`: the real hang of `dateInterval(of: .weekOfYear)` in a Hebrew calendar
 ///   whose firstWeekday is 8.
+/// - `leak`: 4 KiB allocated and dropped, so `.ci/leak-check` can prove it sees a leak.
 public struct Fault: Sendable {
-  public enum Kind: String, Sendable { case trap, hang, closedRange = "closed-range", weekOfYear = "week-of-year" }
+  public enum Kind: String, Sendable { case trap, hang, closedRange = "closed-range", weekOfYear = "week-of-year", leak }
 
   public var kind: Kind
   public var cases: Glob
 
-  /// The fault the environment asks for, if any.
-  public static let current: Fault? = {
-    guard let text = ProcessInfo.processInfo.environment["CONFORMANCE_FAULT"],
-      let colon = text.firstIndex(of: ":"),
-      let kind = Kind(rawValue: String(text[..<colon]))
-    else { return nil }
+  /// The fault the environment asks for, if any (checked by `fromEnvironment` at start-up).
+  public static let current: Fault? = try? fromEnvironment()
+
+  /// Reads `CONFORMANCE_FAULT`; a value that is not `kind:glob` with a known kind is bad input.
+  public static func fromEnvironment(
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> Fault? {
+    guard let text = environment["CONFORMANCE_FAULT"] else { return nil }
+    let kinds = "trap, hang, closed-range, week-of-year, leak"
+    guard let colon = text.firstIndex(of: ":"), text.index(after: colon) < text.endIndex else {
+      throw InputError("CONFORMANCE_FAULT=\(text): expected kind:case-glob, kind one of \(kinds)")
+    }
+    guard let kind = Kind(rawValue: String(text[..<colon])) else {
+      throw InputError("CONFORMANCE_FAULT=\(text): unknown kind '\(text[..<colon])' (one of \(kinds))")
+    }
     return Fault(kind: kind, cases: Glob(String(text[text.index(after: colon)...])))
-  }()
+  }
+
+  private static let maskedLeak = Atomic<UInt>(0)
 
   /// Fails as asked when `id` matches.
   func inject(_ id: CaseID) {
@@ -44,6 +57,11 @@ public struct Fault: Sendable {
       var hebrew = Calendar(identifier: .hebrew)
       hebrew.firstWeekday = 8
       _ = hebrew.dateInterval(of: .weekOfYear, for: Date(timeIntervalSince1970: 1_700_000_000))
+    case .leak:
+      // Publish the address masked, so the optimiser must keep the allocation while a leak
+      // checker, scanning memory for pointers, finds no reference to it.
+      let block = malloc(4096)
+      Self.maskedLeak.store(UInt(bitPattern: block) ^ UInt.max, ordering: .relaxed)
     }
   }
 }
