@@ -50,26 +50,48 @@ extension ICU {
     var months: [CalendarMonth] = []
     var start = LocalDay(julianDay: try icu.get(.julianDay))
     while start <= days.upperBound {
-      let fields = (
-        era: try icu.get(.era), year: try icu.get(.year), extendedYear: try icu.get(.extendedYear),
-        month: try icu.get(.month), isLeap: try icu.get(.isLeapMonth) != 0,
-        weekday: try icu.get(.dayOfWeek))
-      // Adding a month to day 1 lands on day 1 (the day is pinned, never rolled). Setting
-      // DATE again right after ucal_add is unsafe: libicu 72's Chinese add leaves a user-set
-      // JULIAN_DAY behind that wins over it.
-      try icu.add(.month, 1)
-      let next = LocalDay(julianDay: try icu.get(.julianDay))
-      guard next > start, try icu.get(.date) == 1 else {
-        throw ICUError(status: 1, name: "U_INTERNAL_PROGRAM_ERROR",
-                       operation: "ucal_add(MONTH) in \(calendar) from \(start) gave \(next)")
-      }
-      months.append(CalendarMonth(
-        firstDay: start, length: next.julianDay - start.julianDay, firstWeekday: fields.weekday,
-        era: fields.era, year: fields.year, extendedYear: fields.extendedYear,
-        month: fields.month, isLeapMonth: fields.isLeap))
-      start = next
+      let month = try readMonth(icu, startingOn: start, calendar: calendar)
+      months.append(month)
+      start = month.endDay
     }
     return months
+  }
+
+  /// The month of `calendar` that holds `day`, asked of libicu afresh (a new calendar
+  /// handle): the `--oracle direct` answer, which a test compares with the tables'.
+  public static func month(of calendar: String, containing day: LocalDay,
+                           backend: ICUBackend = .system) throws(ICUError) -> CalendarMonth
+  {
+    let icu = try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: "GMT",
+                              backend: backend)
+    try icu.setMillis(day.utcMillis)
+    icu.set(.date, 1)
+    return try readMonth(icu, startingOn: LocalDay(julianDay: try icu.get(.julianDay)),
+                         calendar: calendar)
+  }
+
+  /// Reads the month whose first day `icu` is set to, then leaves `icu` on the next month's
+  /// first day.
+  private static func readMonth(_ icu: ICUCalendar, startingOn start: LocalDay,
+                                calendar: String) throws(ICUError) -> CalendarMonth
+  {
+    let fields = (
+      era: try icu.get(.era), year: try icu.get(.year), extendedYear: try icu.get(.extendedYear),
+      month: try icu.get(.month), isLeap: try icu.get(.isLeapMonth) != 0,
+      weekday: try icu.get(.dayOfWeek))
+    // Adding a month to day 1 lands on day 1 (the day is pinned, never rolled). Setting
+    // DATE again right after ucal_add is unsafe: libicu 72's Chinese add leaves a user-set
+    // JULIAN_DAY behind that wins over it.
+    try icu.add(.month, 1)
+    let next = LocalDay(julianDay: try icu.get(.julianDay))
+    guard next > start, try icu.get(.date) == 1 else {
+      throw ICUError(status: 1, name: "U_INTERNAL_PROGRAM_ERROR",
+                     operation: "ucal_add(MONTH) in \(calendar) from \(start) gave \(next)")
+    }
+    return CalendarMonth(
+      firstDay: start, length: next.julianDay - start.julianDay, firstWeekday: fields.weekday,
+      era: fields.era, year: fields.year, extendedYear: fields.extendedYear,
+      month: fields.month, isLeapMonth: fields.isLeap)
   }
 }
 

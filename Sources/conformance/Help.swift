@@ -72,6 +72,15 @@ enum Help {
 
     EXIT CODES:
       0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected
-      passes) · 2 bad input or usage (nothing written) · 3 the harness itself failed
+      passes) · 2 bad input or usage (nothing written) · 3 the harness itself failed ·
+      130/143 interrupted by SIGINT/SIGTERM (nothing written)
+
+    ENVIRONMENT (for tests):
+      CONFORMANCE_FAULT=<kind>:<case-id glob>
+                              make the subject fail on matching cases; kind: trap, hang,
+                              closed-range, week-of-year, leak
+      CONFORMANCE_STEP_TIMEOUT, CONFORMANCE_CASE_TIMEOUT
+                              seconds a worker may spend on a step (600) or a retried
+                              case (60) before it is killed
     """
 }
