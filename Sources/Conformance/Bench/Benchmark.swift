@@ -160,7 +160,7 @@ public enum Benchmark {
       .split(separator: "\n").first { $0.hasPrefix("model name") }
       .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
       ?? "unknown CPU"
-    return "\(cpus) cores (\(model ?? "unknown CPU")), \(memory) GiB"
+    return "\(cpus) cores (\(model)), \(memory) GiB"
   }
 }
 

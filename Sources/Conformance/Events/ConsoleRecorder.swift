@@ -57,7 +57,8 @@ public final class JSONLinesWriter: @unchecked Sendable {
   /// - Parameter separator: written between lines instead of a plain newline, e.g.
   ///   `",\n    "` for a JSON array; `nil` for JSON Lines.
   public init(url: URL, separator: String? = nil) throws {
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    // A failure here surfaces as the FileHandle error on the next line, naming the path.
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
     handle = try FileHandle(forWritingTo: url)
     self.separator = separator
   }

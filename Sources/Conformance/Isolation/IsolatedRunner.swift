@@ -218,11 +218,7 @@ public final class IsolatedRunner: @unchecked Sendable {
                                      startup: limits.startup)
         }
       } catch {
-        condition.lock()
-        failure = error
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
+        abandon(error)
         return
       }
       guard let current = worker else { return }
@@ -237,11 +233,7 @@ public final class IsolatedRunner: @unchecked Sendable {
         do {
           finish(job, try parse(lines, job: job))
         } catch {
-          condition.lock()
-          failure = error
-          cancelled = true
-          condition.broadcast()
-          condition.unlock()
+          abandon(error)
           return
         }
       case .died(let reason, let lastWords):
@@ -249,6 +241,16 @@ public final class IsolatedRunner: @unchecked Sendable {
         failed(job, reason: reason, lastWords: lastWords)
       }
     }
+  }
+
+  /// Stops the run on a harness failure (a worker that cannot start, an answer that does not
+  /// parse): `run` rethrows it once the slots have wound down.
+  private func abandon(_ error: Error) {
+    condition.lock()
+    failure = error
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
   }
 
   private func parse(_ lines: [String], job: Job) throws -> StepSummary {

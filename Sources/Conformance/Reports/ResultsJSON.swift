@@ -16,14 +16,14 @@ public enum ResultsJSON {
     let text = document(tally, recordedCases: recordedCases, failures: .string(marker)).rendered()
     let parts = text.components(separatedBy: "\"\(marker)\"")
     guard parts.count == 2 else { throw HarnessError("results.json: failure marker not unique") }
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)  // errors surface below
     let output = try FileHandle(forWritingTo: url)
     defer { try? output.close() }
     let input = try FileHandle(forReadingFrom: failuresFile)
     defer { try? input.close() }
     // Empty when nothing was logged (waived cases and unexpected passes are logged too).
     let size = (try? FileManager.default.attributesOfItem(atPath: failuresFile.path)[.size] as? Int) ?? 0
-    let empty = (size ?? 0) == 0
+    let empty = size == 0
     output.write(Data((parts[0] + (empty ? "[" : "[\n    ")).utf8))
     while let chunk = try input.read(upToCount: 4 << 20), !chunk.isEmpty {
       output.write(chunk)
