@@ -50,8 +50,9 @@ enum Help {
       --month-sweep <zones>   which zones sweep every month: per-offset (one per standard
                               offset) or transition-free (default: per-offset for
                               --time-zones all, transition-free otherwise)
-      --exhaustive            sweep every month in every zone (slow; checks the reasoning
-                              behind the month selection on a subset)
+      --exhaustive            sweep every month in every zone, folding no month into an
+                              equivalent zone's (slow; checks the reasoning behind the
+                              month selection on a subset)
       --oracle <mode>         tables (zone structure read once per zone) or direct (libicu
                               asked afresh for every case) (default: tables)
       --dry-run               print what the plan covers and stop

@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import Synchronization
 import Testing
 
 /// The plan sweeps transition months (and controls) instead of every month in every zone,
@@ -48,6 +49,74 @@ struct MonthSelectionTests {
     }
     #expect(unexplained.map(\.id.description) == [],
             "failures in skipped months that the control zone does not show")
+  }
+}
+
+/// A zone's month is swept once among zones whose offsets agree around it, on the reasoning
+/// that the checks see a zone only through its offsets (`OffsetHistory`). Here the exhaustive
+/// sweep evaluates the folded months too, and each must answer exactly as the zone that
+/// sweeps it does.
+@Suite("Equivalent months against the exhaustive sweep")
+struct EquivalentMonthTests {
+  @Test("a month left to an equivalent zone gives the same answers in that zone")
+  func foldedMonthsAnswerAlike() throws {
+    var request = CorpusRequest(corporaDirectory: corpora)
+    request.locales = .list(["en_US"])
+    request.calendars = .list(["gregorian", "hebrew", "chinese"])
+    // Paris and Berlin follow the same EU rules; New York and Toronto moved to the same new
+    // US rules in 2007; London and Dublin share offsets unless one side's data writes
+    // Dublin's winter as negative DST. Havana starts 2007 at New York's offset but changes
+    // it on other days (at midnight).
+    request.zones = .list(["Europe/Paris", "Europe/Berlin", "Europe/London", "Europe/Dublin",
+                           "America/New_York", "America/Toronto", "America/Havana", "UTC"])
+    request.years = 2007...2009
+    let corpus = try Corpus.load(request)
+    let folded = Plan.equivalentMonths(corpus: corpus, calendar: "gregorian",
+                                       coverage: .transitionMonths)
+    // 2 transitions a year, each with its month, in three years.
+    #expect(Set(folded["Europe/Berlin"]?.values.map { $0 } ?? []) == ["Europe/Paris"])
+    #expect((folded["Europe/Berlin"]?.count ?? 0) >= 6)
+    #expect(Set(folded["America/Toronto"]?.values.map { $0 } ?? []) == ["America/New_York"])
+    #expect(folded["America/Havana"]?.isEmpty == true && folded["Europe/Paris"]?.isEmpty == true)
+
+    let checks = ["leading-blanks", "month-days", "month-paging", "same-day-closing",
+                  "range-roles", "stay-nights", "return-clamp"]
+    request.exhaustive = true
+    let exhaustive = try Corpus.load(request)
+    let plan = Plan.make(corpus: exhaustive, checks: CheckCatalog.all.filter { checks.contains($0.id) })
+    let results = Mutex([String: CaseResult]())
+    Runner(plan: plan, corpus: exhaustive, subject: .pickerLogic, workers: 2).run { event in
+      if case .caseEnded(let result) = event.kind {
+        results.withLock { $0[result.id.description] = result }
+      }
+    }
+    let all = results.withLock { $0 }
+    var compared = 0
+    var differences: [String] = []
+    for calendar in ["gregorian", "hebrew", "chinese"] {
+      for coverage in [MonthCoverage.everyMonth, .transitionMonths] {
+        let months = Plan.equivalentMonths(corpus: corpus, calendar: calendar, coverage: coverage)
+        for result in all.values where result.id.calendar ?? "gregorian" == calendar
+          && CheckCatalog.check(result.id.check)?.monthCoverage == coverage
+        {
+          guard let zone = result.id.zone, let month = result.id.month,
+            let owner = months[zone]?[month] else { continue }
+          var twin = result.id
+          twin.zone = owner
+          guard let other = all[twin.description] else {
+            differences.append("\(result.id): no case \(twin) in the exhaustive sweep")
+            continue
+          }
+          compared += 1
+          let (a, b) = (result.outcome, other.outcome)
+          if a.status != b.status || a.expected != b.expected || a.actual != b.actual {
+            differences.append("\(result.id): \(a.status) \(a.actual) vs \(owner): \(b.status) \(b.actual)")
+          }
+        }
+      }
+    }
+    #expect(compared > 100)
+    #expect(differences == [], "\(differences.count) folded cases answer differently")
   }
 }
 

@@ -25,6 +25,12 @@ extension Benchmark.Report {
     }
     lines.append("  time split of the \(full == nil ? "core" : "full") sweep (CPU s): "
       + split.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", "))
+    lines.append("  subject-only CPU by check (s, µs a case):")
+    for check in perCheck where check.cases > 0 {
+      lines.append(String(format: "    %@ %9d cases %8.1f s %8.1f µs",
+                          check.check.padding(toLength: 20, withPad: " ", startingAt: 0), check.cases,
+                          check.subject, check.subject / Double(check.cases) * 1e6))
+    }
     lines.append(String(format: "  fixed sample (%d cases): tables %.2f s, direct oracle %.2f s",
                         sample.cases, sample.tablesWall, sample.directWall))
     for target in targets {
@@ -48,6 +54,11 @@ extension Benchmark.Report {
       ("quick", .bool(quick)), ("core", phase(core)), ("full", full.map(phase) ?? .null),
       ("subjectOnlyCPUSeconds", .double(subjectCPU)), ("evaluateCPUSeconds", .double(evaluateCPU)),
       ("split", .object(split.map { ($0.0, .double($0.1)) })),
+      ("subjectOnlyByCheck", .array(perCheck.map {
+        .object([("check", .string($0.check)), ("cases", .int($0.cases)),
+                 ("subjectCPUSeconds", .double($0.subject)),
+                 ("evaluateCPUSeconds", .double($0.evaluate))])
+      })),
       ("sample", .object([
         ("cases", .int(sample.cases)), ("tablesWallSeconds", .double(sample.tablesWall)),
         ("directWallSeconds", .double(sample.directWall)),

@@ -34,6 +34,8 @@ public enum Benchmark {
     public var subjectCPU: Double
     /// Thread CPU spent evaluating the same cases (subject, oracle and check logic).
     public var evaluateCPU: Double
+    /// The subject-only loop per check: where the irreducible time goes.
+    public var perCheck: [SubjectLoop.PerCheck]
     public var sample: (cases: Int, tablesWall: Double, directWall: Double, tablesCPU: Double,
                         directCPU: Double)
     public var peakMB: Double
@@ -106,37 +108,56 @@ public enum Benchmark {
     return Report(
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
       jobs: jobs, quick: quick, core: corePhase, full: fullPhase, subjectCPU: loop.subject,
-      evaluateCPU: loop.evaluate,
+      evaluateCPU: loop.evaluate, perCheck: loop.perCheck,
       sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
       peakMB: ResidentMemory.read().peak)
   }
 
+  /// The subject-only loop's figures: totals and, per check, where the subject's time goes.
+  public struct SubjectLoop: Sendable {
+    public struct PerCheck: Sendable {
+      public var check: String
+      public var cases = 0
+      public var subject = 0.0
+      public var evaluate = 0.0
+    }
+    public var perCheck: [PerCheck]
+    public var subject: Double { perCheck.reduce(0) { $0 + $1.subject } }
+    public var evaluate: Double { perCheck.reduce(0) { $0 + $1.evaluate } }
+  }
+
   /// Evaluates every case of a selection with recording subjects and replays their calls.
-  static func subjectOnly(_ request: CorpusRequest, jobs: Int) throws
-    -> (subject: Double, evaluate: Double)
-  {
+  static func subjectOnly(_ request: CorpusRequest, jobs: Int,
+                          shard: (index: Int, count: Int)? = nil) throws -> SubjectLoop {
     let corpus = try Corpus.load(request)
-    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all, shard: shard)
     let workers = (0..<jobs).map { _ -> (SubjectRecorder, EvaluationContext) in
       let recorder = SubjectRecorder()
       return (recorder, EvaluationContext(corpus: corpus, subject: recorder.recording(.pickerLogic)))
     }
     let pool = WorkerPool(workers)
     let checks = plan.checks
-    let totals = ParallelMap.run(plan.steps, workers: jobs) { step -> (Double, Double) in
+    let totals = ParallelMap.run(plan.steps, workers: jobs) { step -> (Int, Int, Double, Double) in
       pool.with { recorder, context in
         var subject = 0.0
         var evaluate = 0.0
-        for id in step.cases() {
+        let cases = step.cases()
+        for id in cases {
           let start = ThreadClock.now
           _ = Runner.evaluate(id, check: checks[step.checkIndex], context: context)
           evaluate += ThreadClock.now - start
           subject += recorder.replay()
         }
-        return (subject, evaluate)
+        return (step.checkIndex, cases.count, subject, evaluate)
       }
     }
-    return totals.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+    var perCheck = checks.map { SubjectLoop.PerCheck(check: $0.id) }
+    for (index, cases, subject, evaluate) in totals {
+      perCheck[index].cases += cases
+      perCheck[index].subject += subject
+      perCheck[index].evaluate += evaluate
+    }
+    return SubjectLoop(perCheck: perCheck)
   }
 
   /// Runs a selection's plan without reports: wall and CPU of the sweep alone.

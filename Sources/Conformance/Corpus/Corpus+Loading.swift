@@ -222,14 +222,21 @@ extension Corpus {
                         transitions: sample == .all ? all : Self.firstAndLastOfEachShape(all),
                         transitionsInWindow: all.count)
         zone.standardOffset = end.total - end.dst
+        let initial = try timeline.offset(at: from)
+        var history = OffsetHistory(
+          oracle: .init(initial: .init(total: initial.total, dst: initial.dst), transitions: all))
         if let foundation = ICUBackend.foundation,
-          let theirs = try? ZoneTimeline(zone: entry.value, backend: foundation)
-            .transitions(from: from, to: to)
+          let subject = try? ZoneTimeline(zone: entry.value, backend: foundation),
+          let theirs = try? subject.transitions(from: from, to: to),
+          let start = try? subject.offset(at: from)
         {
           let ours = Set(all.map(\.instant))
           let only = theirs.filter { !ours.contains($0.instant) }
           zone.subjectOnlyTransitions = sample == .all ? only : Self.firstAndLastOfEachShape(only)
+          history.subject = .init(initial: .init(total: start.total, dst: start.dst),
+                                  transitions: theirs)
         }
+        zone.history = history
         return ZoneReading(zone: zone, all: all,
                            canonical: ZoneCatalog().canonicalID(of: entry.value) ?? entry.value)
       }

@@ -32,6 +32,9 @@ public struct Corpus: Sendable {
     /// Transitions that only Foundation's tz data has (read through its ICU), in the window:
     /// their months are swept too, since that is where the two sides' days can differ.
     public var subjectOnlyTransitions: [ZoneTransition] = []
+    /// Both sides' offsets over the window: what makes this zone's months equivalent to
+    /// another zone's (`nil` for zones built by hand, which are then never folded).
+    public var history: OffsetHistory?
 
     /// The zone's class in report matrices: its most telling kind of transition in the window.
     public var zoneClass: String {

@@ -254,9 +254,11 @@ public enum HTMLReport {
         "New failures and unexpected passes first. Expand a pattern to see examples with their explain command."),
         filterBar(), clusterBox));
       app.append(section("Checks", table(["check", "what it compares", "cases", "cross product", "passed",
-        "failed", "waived", "errored", "skipped", "locales", "calendars", "first weekdays", "zones", "months"],
+        "failed", "waived", "errored", "skipped", "locales", "calendars", "first weekdays", "zones", "months",
+        "zone-months folded into an equivalent zone"],
         D.checks.map(c => [el("code", {}, c.id), c.summary, c.cases, c.crossProduct, c.passed, c.failed,
-          c.waived, c.errored, c.skipped, c.locales, c.calendars, c.firstWeekdays, c.zones, c.months]))));
+          c.waived, c.errored, c.skipped, c.locales, c.calendars, c.firstWeekdays, c.zones, c.months,
+          c.equivalent]))));
       app.append(section("Pass rates", matrix("check × calendar", "calendar"),
         matrix("check × first weekday", "fw"), matrix("check × zone class", "zone class")));
       const corpus = [el("p", {}, "Transitions swept by kind: " +

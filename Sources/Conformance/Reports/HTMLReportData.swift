@@ -50,6 +50,7 @@ enum HTMLReportData {
           ("skipped", .int(counts.skipped)), ("locales", .int(cover?.locales ?? 0)),
           ("calendars", .int(cover?.calendars ?? 0)), ("firstWeekdays", .int(cover?.firstWeekdays ?? 0)),
           ("zones", .int(cover?.zones ?? 0)), ("months", .int(cover?.months ?? 0)),
+          ("equivalent", .int(cover?.equivalentZoneMonths ?? 0)),
         ])
       })),
       ("clusters", .array(clusters.map(cluster))),

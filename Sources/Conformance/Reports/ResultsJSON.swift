@@ -168,6 +168,7 @@ public enum ResultsJSON {
       ("steps", .int(coverage.steps)), ("locales", .int(coverage.locales)),
       ("calendars", .int(coverage.calendars)), ("firstWeekdays", .int(coverage.firstWeekdays)),
       ("zones", .int(coverage.zones)), ("zoneMonths", .int(coverage.zoneMonths)),
+      ("equivalentZoneMonths", .int(coverage.equivalentZoneMonths)),
       ("months", .int(coverage.months)),
       ("transitionsByKind", counts(coverage.transitionsByKind)),
       ("crossProduct", .int(coverage.crossProduct)),

@@ -84,7 +84,9 @@ public enum ConformanceRun {
       + "\(corpus.zones.reduce(0) { $0 + $1.transitions.count }) transitions"]
     for coverage in plan.coverage {
       lines.append("  \(coverage.check): \(coverage.cases) cases (cross product "
-        + "\(coverage.crossProduct)), \(coverage.zoneMonths) zone-months")
+        + "\(coverage.crossProduct)), \(coverage.zoneMonths) zone-months"
+        + (coverage.equivalentZoneMonths > 0
+          ? " (+\(coverage.equivalentZoneMonths) covered by an equivalent zone)" : ""))
     }
     return lines
   }

@@ -69,6 +69,7 @@ extension Plan {
     for (checkIndex, check) in checks.enumerated() {
       let groups = Self.groups(check: check, corpus: corpus)
       var checkSteps: [Step] = []
+      var foldedZoneMonths = 0
       for group in groups {
         var step = Step(checkIndex: checkIndex, group: group)
         let weekdaysVary =
@@ -82,13 +83,17 @@ extension Plan {
         if check.dimensions.contains(.month), let zone = group.zone {
           step.months = months.months(calendar: group.calendar ?? "gregorian", zone: zone,
                                       coverage: check.monthCoverage)
+          foldedZoneMonths += months.foldedMonths(
+            calendar: group.calendar ?? "gregorian", zone: zone, coverage: check.monthCoverage).count
         }
         if check.dimensions.contains(.variant) { step.variants = check.variants(for: group, in: corpus) }
         let empty = (weekdaysVary && step.firstWeekdays.isEmpty)
           || (check.dimensions.contains(.month) && step.months.isEmpty)
         if !empty { checkSteps.append(step) }
       }
-      coverage.append(PlanCoverage(check: check, steps: checkSteps, corpus: corpus))
+      var checkCoverage = PlanCoverage(check: check, steps: checkSteps, corpus: corpus)
+      checkCoverage.equivalentZoneMonths = foldedZoneMonths
+      coverage.append(checkCoverage)
       steps += checkSteps
     }
     for position in steps.indices { steps[position].index = position }
@@ -96,6 +101,17 @@ extension Plan {
       steps = steps.filter { $0.index % shard.count == shard.index - 1 }
     }
     return Plan(checks: checks, steps: steps, coverage: coverage)
+  }
+
+  /// For each zone, its months that a zone with the same offsets around them sweeps
+  /// instead, with that zone: what `make` leaves out for a check with `coverage`.
+  public static func equivalentMonths(corpus: Corpus, calendar: String, coverage: MonthCoverage)
+    -> [String: [LocalDay: String]]
+  {
+    var selection = MonthSelection(corpus: corpus)
+    return Dictionary(uniqueKeysWithValues: corpus.zones.map {
+      ($0.id, selection.foldedMonths(calendar: calendar, zone: $0.id, coverage: coverage))
+    })
   }
 
   /// Every combination of the check's group dimensions, in corpus order.
@@ -126,12 +142,15 @@ extension Plan {
   }
 }
 
-/// Chooses the months a check sweeps in one calendar and zone (see `MonthCoverage`).
+/// Chooses the months a check sweeps in one calendar and zone (see `MonthCoverage`), and
+/// sweeps a month only once among zones whose offsets agree around it (`OffsetHistory`).
 struct MonthSelection {
   let corpus: Corpus
   private var zones: [String: Corpus.Zone] = [:]
   private var transitionDays: [String: Set<LocalDay>] = [:]
   private var cache: [String: [LocalDay]] = [:]
+  /// Per "calendar|coverage": the months each zone leaves to an equivalent zone, with it.
+  private var folded: [String: [String: [LocalDay: String]]] = [:]
 
   init(corpus: Corpus) {
     self.corpus = corpus
@@ -141,9 +160,59 @@ struct MonthSelection {
     }
   }
 
+  /// Whether months are folded across zones: not with `--exhaustive`, and only when every
+  /// zone's offsets are known on both sides.
+  var foldsEquivalentMonths: Bool {
+    !corpus.exhaustive && corpus.zones.allSatisfy { $0.history?.subject != nil }
+  }
+
   mutating func months(calendar: String, zone id: String, coverage: MonthCoverage) -> [LocalDay] {
     let key = "\(calendar)|\(id)|\(coverage.rawValue)"
     if let cached = cache[key] { return cached }
+    var months = candidates(calendar: calendar, zone: id, coverage: coverage)
+    if foldsEquivalentMonths {
+      let leftOut = foldedMonths(calendar: calendar, zone: id, coverage: coverage)
+      months.removeAll { leftOut[$0] != nil }
+    }
+    cache[key] = months
+    return months
+  }
+
+  /// The months of `zone` swept in an equivalent zone instead, with that zone's id (empty
+  /// when nothing is folded).
+  mutating func foldedMonths(calendar: String, zone id: String, coverage: MonthCoverage)
+    -> [LocalDay: String]
+  {
+    guard foldsEquivalentMonths else { return [:] }
+    let key = "\(calendar)|\(coverage.rawValue)"
+    if folded[key] == nil { folded[key] = fold(calendar: calendar, coverage: coverage) }
+    return folded[key]?[id] ?? [:]
+  }
+
+  /// Gives each month to the first zone that sweeps it among zones with equal offsets around
+  /// it: zones that sweep every month first (they run every variant), then corpus order.
+  private func fold(calendar: String, coverage: MonthCoverage) -> [String: [LocalDay: String]] {
+    guard let table = corpus.monthTables[calendar] else { return [:] }
+    let order = corpus.zones.filter(\.sweepsEveryMonth) + corpus.zones.filter { !$0.sweepsEveryMonth }
+    var owners: [OffsetHistory.Fingerprint: String] = [:]
+    var result: [String: [LocalDay: String]] = [:]
+    for zone in order {
+      for day in candidates(calendar: calendar, zone: zone.id, coverage: coverage) {
+        guard let month = table.month(startingOn: day),
+          let fingerprint = zone.history?.fingerprint(of: month)
+        else { continue }
+        if let owner = owners[fingerprint] {
+          result[zone.id, default: [:]][day] = owner
+        } else {
+          owners[fingerprint] = zone.id
+        }
+      }
+    }
+    return result
+  }
+
+  /// The months the zone's own transitions and role call for, before folding.
+  private func candidates(calendar: String, zone id: String, coverage: MonthCoverage) -> [LocalDay] {
     guard let table = corpus.monthTables[calendar], let zone = zones[id] else { return [] }
     let window = corpus.window
     let inWindow = table.months.indices.filter {
@@ -157,8 +226,6 @@ struct MonthSelection {
       let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
       chosen.formUnion(januaries.compactMap(table.index(containing:)))
     }
-    let months = chosen.sorted().map { table.months[$0].firstDay }
-    cache[key] = months
-    return months
+    return chosen.sorted().map { table.months[$0].firstDay }
   }
 }

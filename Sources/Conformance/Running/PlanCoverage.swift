@@ -10,6 +10,9 @@ public struct PlanCoverage: Sendable {
   public var zones: Int
   /// Distinct (calendar, zone, month) combinations swept.
   public var zoneMonths: Int
+  /// Zone-months not swept because a zone with the same offsets around them sweeps them
+  /// (see `OffsetHistory`); their cases are covered by that zone's.
+  public var equivalentZoneMonths = 0
   /// Distinct (calendar, month) combinations swept, whatever the zone.
   public var months: Int
   /// The transitions inside the swept months, by kind.
@@ -21,7 +24,8 @@ public struct PlanCoverage: Sendable {
   /// A coverage record as a shard's results.json states it.
   public init(check: String, cases: Int, steps: Int, locales: Int, calendars: Int,
               firstWeekdays: Int, zones: Int, zoneMonths: Int, months: Int,
-              transitionsByKind: [String: Int], crossProduct: Int) {
+              transitionsByKind: [String: Int], crossProduct: Int, equivalentZoneMonths: Int = 0) {
+    self.equivalentZoneMonths = equivalentZoneMonths
     self.check = check
     self.cases = cases
     self.steps = steps

@@ -293,7 +293,8 @@ final class ShardReport {
         zones: entry["zones"] as? Int ?? 0, zoneMonths: entry["zoneMonths"] as? Int ?? 0,
         months: entry["months"] as? Int ?? 0,
         transitionsByKind: entry["transitionsByKind"] as? [String: Int] ?? [:],
-        crossProduct: entry["crossProduct"] as? Int ?? 0)
+        crossProduct: entry["crossProduct"] as? Int ?? 0,
+        equivalentZoneMonths: entry["equivalentZoneMonths"] as? Int ?? 0)
     }
     let checks = (head["checks"] as? [[String: Any]] ?? []).map {
       (id: $0["id"] as? String ?? "?", summary: $0["summary"] as? String ?? "")
