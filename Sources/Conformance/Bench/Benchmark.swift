@@ -7,9 +7,11 @@ import ICUOracle
 /// 1. The core corpus, as `swift run conformance` runs it (reports included).
 /// 2. The full sweep (`--locales all --calendars all --first-weekdays all --time-zones all`),
 ///    the same way; `--quick` uses the core corpus instead.
-/// 3. A loop that only calls the subject for the cases of (2): each case is evaluated with a
-///    recording subject, untimed, then its subject calls are replayed with the same arguments
-///    and timed in thread CPU. The harness's overhead is (2)'s CPU over this loop's.
+/// 3. The subject's own time for the cases of (2): each case is evaluated with a recording
+///    subject that times every call in thread CPU where the check makes it. The harness's
+///    overhead is (2)'s CPU over this. The calls are also replayed alone with the same
+///    arguments; that figure runs on caches the case has just warmed (a `DateFormatter`'s
+///    locale data, a calendar's first symbols), so it reads low and is reported beside it.
 /// 4. The direct oracle against the tables on a fixed sample of the core corpus.
 public enum Benchmark {
   /// One measured run.
@@ -30,14 +32,20 @@ public enum Benchmark {
     public var quick: Bool
     public var core: Phase
     public var full: Phase?
-    /// The subject-only loop over the full sweep's cases (or the core's with `--quick`).
+    /// The subject's CPU time in the full sweep's cases (or the core's with `--quick`).
     public var subjectCPU: Double
+    /// The same calls replayed alone right after each case (warm caches).
+    public var replayCPU: Double
     /// Thread CPU spent evaluating the same cases (subject, oracle and check logic).
     public var evaluateCPU: Double
     /// The subject-only loop per check: where the irreducible time goes.
     public var perCheck: [SubjectLoop.PerCheck]
     public var sample: (cases: Int, tablesWall: Double, directWall: Double, tablesCPU: Double,
                         directCPU: Double)
+    /// The oracle and check logic alone on the sample (evaluation CPU minus the subject's), with
+    /// tables and direct: what the tables save where they act.
+    public var sampleOracle: (tables: Double, direct: Double)
+    public var directOracleOverTables: Double { sampleOracle.direct / max(sampleOracle.tables, 1e-9) }
     public var peakMB: Double
 
     var measured: Phase { full ?? core }
@@ -93,8 +101,8 @@ public enum Benchmark {
     let fullPhase = quick ? nil : try measure("full sweep", options(all, "full"))
 
     let loop = try subjectOnly(quick ? core : all, jobs: jobs)
-    log(String(format: "subject-only loop: %.1f s CPU (evaluating the same cases: %.1f s CPU)",
-               loop.subject, loop.evaluate))
+    log(String(format: "subject alone: %.1f s CPU where the checks call it, %.1f s replayed "
+                 + "(evaluating the same cases: %.1f s CPU)", loop.inline, loop.subject, loop.evaluate))
 
     var sample = core
     sample.calendars = .list(["gregorian", "hebrew", "chinese", "islamic-umalqura"])
@@ -102,14 +110,23 @@ public enum Benchmark {
     let tables = try sweepOnly(sample, jobs: jobs)
     sample.oracleMode = .direct
     let direct = try sweepOnly(sample, jobs: jobs)
-    log(String(format: "fixed sample of %d cases: tables %.2f s, direct %.2f s (%.1f×)",
-               tables.cases, tables.wall, direct.wall, direct.wall / max(tables.wall, 1e-9)))
+    let directOracle = try subjectOnly(sample, jobs: jobs)
+    sample.oracleMode = .tables
+    let tablesOracle = try subjectOnly(sample, jobs: jobs)
+    let oracle = (tables: tablesOracle.evaluate - tablesOracle.inline,
+                  direct: directOracle.evaluate - directOracle.inline)
+    log(String(format: "fixed sample of %d cases: tables %.2f s, direct %.2f s (%.1f×); oracle and "
+                 + "check logic alone %.2f s vs %.2f s CPU (%.1f×)",
+               tables.cases, tables.wall, direct.wall, direct.wall / max(tables.wall, 1e-9),
+               oracle.tables, oracle.direct, oracle.direct / max(oracle.tables, 1e-9)))
 
     return Report(
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
-      jobs: jobs, quick: quick, core: corePhase, full: fullPhase, subjectCPU: loop.subject,
+      jobs: jobs, quick: quick, core: corePhase, full: fullPhase, subjectCPU: loop.inline,
+      replayCPU: loop.subject,
       evaluateCPU: loop.evaluate, perCheck: loop.perCheck,
       sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
+      sampleOracle: oracle,
       peakMB: ResidentMemory.read().peak)
   }
 
@@ -118,44 +135,51 @@ public enum Benchmark {
     public struct PerCheck: Sendable {
       public var check: String
       public var cases = 0
+      /// The replayed calls alone.
       public var subject = 0.0
+      /// The same calls timed where the checks made them (caches as cold as in a run).
+      public var inline = 0.0
       public var evaluate = 0.0
     }
     public var perCheck: [PerCheck]
     public var subject: Double { perCheck.reduce(0) { $0 + $1.subject } }
+    public var inline: Double { perCheck.reduce(0) { $0 + $1.inline } }
     public var evaluate: Double { perCheck.reduce(0) { $0 + $1.evaluate } }
   }
 
   /// Evaluates every case of a selection with recording subjects and replays their calls.
   static func subjectOnly(_ request: CorpusRequest, jobs: Int,
-                          shard: (index: Int, count: Int)? = nil) throws -> SubjectLoop {
+                          shard: (index: Int, count: Int)? = nil, checks only: [String]? = nil) throws -> SubjectLoop {
     let corpus = try Corpus.load(request)
-    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all, shard: shard)
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all.filter { only?.contains($0.id) ?? true }, shard: shard)
     let workers = (0..<jobs).map { _ -> (SubjectRecorder, EvaluationContext) in
       let recorder = SubjectRecorder()
       return (recorder, EvaluationContext(corpus: corpus, subject: recorder.recording(.pickerLogic)))
     }
     let pool = WorkerPool(workers)
     let checks = plan.checks
-    let totals = ParallelMap.run(plan.steps, workers: jobs) { step -> (Int, Int, Double, Double) in
+    let totals = ParallelMap.run(plan.steps, workers: jobs) { step -> SubjectLoop.PerCheck in
       pool.with { recorder, context in
-        var subject = 0.0
-        var evaluate = 0.0
+        var part = SubjectLoop.PerCheck(check: checks[step.checkIndex].id)
         let cases = step.cases()
+        part.cases = cases.count
         for id in cases {
           let start = ThreadClock.now
           _ = Runner.evaluate(id, check: checks[step.checkIndex], context: context)
-          evaluate += ThreadClock.now - start
-          subject += recorder.replay()
+          part.evaluate += ThreadClock.now - start
+          part.inline += recorder.takeInline()
+          part.subject += recorder.replay()
         }
-        return (step.checkIndex, cases.count, subject, evaluate)
+        return part
       }
     }
     var perCheck = checks.map { SubjectLoop.PerCheck(check: $0.id) }
-    for (index, cases, subject, evaluate) in totals {
-      perCheck[index].cases += cases
-      perCheck[index].subject += subject
-      perCheck[index].evaluate += evaluate
+    for part in totals {
+      guard let index = perCheck.firstIndex(where: { $0.check == part.check }) else { continue }
+      perCheck[index].cases += part.cases
+      perCheck[index].subject += part.subject
+      perCheck[index].inline += part.inline
+      perCheck[index].evaluate += part.evaluate
     }
     return SubjectLoop(perCheck: perCheck)
   }

@@ -7,6 +7,21 @@ import PickerLogic
 /// One per worker (not thread-safe).
 final class SubjectRecorder: @unchecked Sendable {
   private var calls: [() -> Void] = []
+  /// Thread CPU seconds spent in the subject's calls as the checks made them (cold caches
+  /// included), since the last `takeInline()`.
+  private var inline = 0.0
+
+  private func timed<R>(_ call: () -> R) -> R {
+    let start = ThreadClock.now
+    defer { inline += ThreadClock.now - start }
+    return call()
+  }
+
+  /// The subject's CPU time inside evaluation since the last call, and resets it.
+  func takeInline() -> Double {
+    defer { inline = 0 }
+    return inline
+  }
 
   /// A subject that forwards to `base` and records each call for `replay()`.
   func recording(_ base: Subject) -> Subject {
@@ -14,47 +29,47 @@ final class SubjectRecorder: @unchecked Sendable {
     subject.name = base.name + " (recorded)"
     subject.leadingBlanks = { [self] month, calendar in
       calls.append { _ = base.leadingBlanks(month, calendar) }
-      return base.leadingBlanks(month, calendar)
+      return timed { base.leadingBlanks(month, calendar) }
     }
     subject.weekdaySymbols = { [self] calendar in
       calls.append { _ = base.weekdaySymbols(calendar) }
-      return base.weekdaySymbols(calendar)
+      return timed { base.weekdaySymbols(calendar) }
     }
     subject.closes = { [self] old, new, calendar in
       calls.append { _ = base.closes(old, new, calendar) }
-      return base.closes(old, new, calendar)
+      return timed { base.closes(old, new, calendar) }
     }
     subject.selecting = { [self] day, selection, calendar in
       calls.append { _ = base.selecting(day, selection, calendar) }
-      return base.selecting(day, selection, calendar)
+      return timed { base.selecting(day, selection, calendar) }
     }
     subject.role = { [self] day, selection, calendar in
       calls.append { _ = base.role(day, selection, calendar) }
-      return base.role(day, selection, calendar)
+      return timed { base.role(day, selection, calendar) }
     }
     subject.days = { [self] month, calendar in
       calls.append { _ = base.days(month, calendar) }
-      return base.days(month, calendar)
+      return timed { base.days(month, calendar) }
     }
     subject.paging = { [self] month, offset, calendar in
       calls.append { _ = base.paging(month, offset, calendar) }
-      return base.paging(month, offset, calendar)
+      return timed { base.paging(month, offset, calendar) }
     }
     subject.nights = { [self] start, end, calendar in
       calls.append { _ = base.nights(start, end, calendar) }
-      return base.nights(start, end, calendar)
+      return timed { base.nights(start, end, calendar) }
     }
     subject.clampedReturn = { [self] comeback, departure in
       calls.append { _ = base.clampedReturn(comeback, departure) }
-      return base.clampedReturn(comeback, departure)
+      return timed { base.clampedReturn(comeback, departure) }
     }
     subject.text = { [self] kind, date, calendar, locale in
       calls.append { _ = base.text(kind, date, calendar, locale) }
-      return base.text(kind, date, calendar, locale)
+      return timed { base.text(kind, date, calendar, locale) }
     }
     subject.disclosure = { [self] kind, start, actions, calendar, locale in
       calls.append { _ = base.disclosure(kind, start, actions, calendar, locale) }
-      return base.disclosure(kind, start, actions, calendar, locale)
+      return timed { base.disclosure(kind, start, actions, calendar, locale) }
     }
     return subject
   }
