@@ -27,6 +27,20 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
     self.variant = variant
   }
 
+  /// The text of one dimension (`fw`, `month`, … as in `dimensionValues`), or `nil` when the
+  /// case has none: waivers ask for one or two per case, millions of times a sweep.
+  public func value(of key: String) -> String? {
+    switch key {
+    case "locale": locale
+    case "calendar": calendar
+    case "fw": firstWeekday?.description
+    case "zone": zone
+    case "month": month?.description
+    case "variant": variant
+    default: nil
+    }
+  }
+
   /// The dimension values in id order, as (key, text) pairs.
   public var dimensionValues: [(key: String, value: String)] {
     var pairs: [(String, String)] = []

@@ -9,6 +9,7 @@ public final class Review: Sendable {
   /// Waivers that do not apply to this run, and why (expired, versions).
   public let inactive: [(waiver: Waiver, reason: String)]
   public let baseline: Baseline?
+  /// Per check id: the waivers that name it or match it by glob, in file order.
   private let byCheck: [String: [Int]]
   private let wildcard: [Int]
   private let matched: [MatchCounter]
@@ -36,6 +37,10 @@ public final class Review: Sendable {
         for check in waiver.checks { byCheck[check.text, default: []].append(index) }
       }
     }
+    // Merged once per known check, not once per case.
+    for check in Set(byCheck.keys).union(CheckCatalog.all.map(\.id)) {
+      byCheck[check] = ((byCheck[check] ?? []) + wildcard).sorted()
+    }
     self.byCheck = byCheck
     self.wildcard = wildcard
     self.matched = active.map { _ in MatchCounter() }
@@ -49,7 +54,7 @@ public final class Review: Sendable {
   /// Applies waivers and the baseline to a case's outcome.
   public func apply(_ id: CaseID, _ outcome: inout Outcome) {
     // In file order: the first waiver that matches explains the case.
-    let candidates = ((byCheck[id.check] ?? []) + wildcard).sorted()
+    let candidates = byCheck[id.check] ?? wildcard
     let failing = outcome.status == .failed || outcome.status == .errored
     for index in candidates {
       let waiver = waivers[index]

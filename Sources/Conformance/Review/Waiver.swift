@@ -33,9 +33,8 @@ public struct Waiver: Sendable {
   /// Whether the waiver matches a case's check and dimensions.
   public func matches(_ id: CaseID) -> Bool {
     guard checks.contains(where: { $0.matches(id.check) }) else { return false }
-    let values = id.dimensionValues
     for (key, globs) in match {
-      guard let value = values.first(where: { $0.key == key })?.value else { return false }
+      guard let value = id.value(of: key) else { return false }
       if globs.allSatisfy({ $0.text.hasPrefix("!") }) {
         guard globs.allSatisfy({ $0.matches(value) }) else { return false }
       } else {
