@@ -119,7 +119,9 @@ public final class IsolatedRunner: @unchecked Sendable {
     while true {
       if cancelled { return nil }
       if !retries.isEmpty { return retries.removeFirst() }
-      if nextStep < plan.steps.count, nextStep - delivered < workers * 8 {
+      // Summaries are small (counts and failing lines); a wide window keeps a worker busy
+      // while delivery waits on one slow step.
+      if nextStep < plan.steps.count, nextStep - delivered < workers * 64 {
         nextStep += 1
         return .step(plan.steps[nextStep - 1].index)
       }
