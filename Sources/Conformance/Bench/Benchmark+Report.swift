@@ -7,7 +7,9 @@ extension Benchmark.Report {
     if let full {
       rows.append(("full sweep ≤ 120 s wall", String(format: "%.1f s", full.wall), full.wall <= 120))
     }
-    rows.append(("peak RSS ≤ 500 MB", String(format: "%.0f MB", peakMB), peakMB <= 500))
+    // The sweep's peak, not the bench's: the measuring loops after it hold more state.
+    let sweepPeak = measured.peakMB
+    rows.append(("peak RSS ≤ 500 MB", String(format: "%.0f MB", sweepPeak), sweepPeak <= 500))
     rows.append(("core corpus ≤ 10 s", String(format: "%.1f s", core.wall), core.wall <= 10))
     rows.append(("CPU ≤ 1.3 × subject-only loop", String(format: "%.2f ×", overhead), overhead <= 1.3))
     rows.append(("wall ≤ 0.6 × CPU", String(format: "%.2f ×", parallelism), parallelism <= 0.6))
@@ -20,8 +22,9 @@ extension Benchmark.Report {
   public var lines: [String] {
     var lines = ["bench \(date) on \(machine), \(jobs) workers\(quick ? " (quick: core corpus only)" : "")"]
     for phase in [core] + (full.map { [$0] } ?? []) {
-      lines.append(String(format: "  %-12@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB",
-                          phase.name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB))
+      lines.append(String(format: "  %@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB, peak so far %4.0f MB",
+                          phase.name.padding(toLength: 12, withPad: " ", startingAt: 0), phase.cases,
+                          phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB, phase.peakMB))
     }
     lines.append("  time split of the \(full == nil ? "core" : "full") sweep (CPU s): "
       + split.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", "))
@@ -49,6 +52,7 @@ extension Benchmark.Report {
         ("loadSeconds", .double(phase.timing.load)), ("sweepSeconds", .double(phase.timing.sweep)),
         ("sweepCPUSeconds", .double(phase.timing.sweepCPU)),
         ("writeSeconds", .double(phase.timing.write)), ("residentMBAfter", .double(phase.residentMB)),
+        ("peakResidentMBSoFar", .double(phase.peakMB)),
       ])
     }
     return .object([

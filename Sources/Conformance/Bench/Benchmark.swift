@@ -22,6 +22,9 @@ public enum Benchmark {
     public var cpu: Double
     public var timing: ConformanceRun.Timing
     public var residentMB: Double
+    /// The process's peak RSS when this phase ended (phases run in order, so it covers
+    /// this one and those before it).
+    public var peakMB: Double
     public var casesPerSecond: Double { wall > 0 ? Double(cases) / wall : 0 }
   }
 
@@ -84,9 +87,10 @@ public enum Benchmark {
     func measure(_ name: String, _ run: RunOptions) throws -> Phase {
       let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
       let result = try ConformanceRun.run(run)
+      let memory = ResidentMemory.read()
       let phase = Phase(name: name, cases: result.cases, wall: (ContinuousClock.now - clock).seconds,
                         cpu: ThreadClock.process - cpu, timing: result.timing,
-                        residentMB: ResidentMemory.read().current)
+                        residentMB: memory.current, peakMB: memory.peak)
       log(String(format: "%@: %d cases in %.1f s wall, %.1f s CPU (%.0f cases/s), RSS %.0f MB",
                  name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB))
       return phase
