@@ -39,12 +39,7 @@ struct CommandLineParser {
         switch name {
         case "-h", "--help": return .help
         case "--quick": quick = true
-        case "--jobs":
-          let text = try value(argument, &remaining)
-          guard let number = Int(text), (1...256).contains(number) else {
-            throw InputError("--jobs \(text): expected a number from 1 to 256")
-          }
-          jobs = number
+        case "--jobs": jobs = try jobCount(argument, &remaining)
         case "--out": out = URL(fileURLWithPath: try value(argument, &remaining))
         case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
         default: throw InputError("unknown option '\(name)' for bench")
@@ -60,12 +55,7 @@ struct CommandLineParser {
         let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
         switch name {
         case "-h", "--help": return .help
-        case "--jobs":
-          let text = try value(argument, &remaining)
-          guard let number = Int(text), (1...256).contains(number) else {
-            throw InputError("--jobs \(text): expected a number from 1 to 256")
-          }
-          jobs = number
+        case "--jobs": jobs = try jobCount(argument, &remaining)
         case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
         default: throw InputError("unknown option '\(name)' for self-test")
         }
@@ -157,12 +147,7 @@ struct CommandLineParser {
           throw InputError("--record \(text): expected failures or all")
         }
         options.record = record
-      case "--jobs":
-        let text = try value(argument, &remaining)
-        guard let jobs = Int(text), (1...256).contains(jobs) else {
-          throw InputError("--jobs \(text): expected a number from 1 to 256")
-        }
-        options.jobs = jobs
+      case "--jobs": options.jobs = try jobCount(argument, &remaining)
       case "--shard":
         options.shard = try shard(try value(argument, &remaining))
       case "--waivers":
@@ -214,6 +199,17 @@ struct CommandLineParser {
       options.waivers = FileManager.default.fileExists(atPath: file.path) ? file : nil
     }
     return .run(options)
+  }
+
+  /// The value of `--jobs`, for a run, `bench` and `self-test` alike.
+  func jobCount(_ argument: String, _ remaining: inout ArraySlice<String>) throws(InputError)
+    -> Int
+  {
+    let text = try value(argument, &remaining)
+    guard let jobs = Int(text), (1...256).contains(jobs) else {
+      throw InputError("--jobs \(text): expected a number from 1 to 256")
+    }
+    return jobs
   }
 
   /// The value of `--opt=value` or of `--opt value`.
