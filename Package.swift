@@ -34,6 +34,6 @@ let package = Package(
     .testTarget(name: "ICUOracleTests", dependencies: ["ICUOracle"]),
     // ConformanceCLI is a dependency so that `swift test` builds the executable the CLI
     // tests run.
-    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceCLI"]),
+    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceCLI", "PickerLogic"]),
   ]
 )

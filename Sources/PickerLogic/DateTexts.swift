@@ -50,13 +50,15 @@ public enum DateTexts {
   }
 
   /// Seed 004's text field after "Done": a `DateFormatter` with `dateFormat = "yyyy-MM-dd"`
-  /// and the user's locale and calendar (the seed sets neither).
-  public static func fieldText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+  /// and the user's locale and calendar (the seed sets neither). `pattern` is for the
+  /// self-test's mutant that writes `YYYY`; the seed's is the default.
+  public static func fieldText(_ date: Date, calendar: Calendar, locale: Locale,
+                               pattern: String = "yyyy-MM-dd") -> String {
     let formatter = DateFormatter()
     formatter.locale = locale
     formatter.calendar = calendar
     formatter.timeZone = calendar.timeZone
-    formatter.dateFormat = "yyyy-MM-dd"
+    formatter.dateFormat = pattern
     return formatter.string(from: date)
   }
 

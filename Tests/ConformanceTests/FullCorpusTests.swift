@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import ICUOracle
+import PickerLogic
 import Testing
 
 /// The engine on the cases issue 3 names: leap-month paging, field texts, mutants of the new
@@ -68,12 +69,7 @@ struct FullCorpusTests {
       check = "date-text"
       mutant.text = { kind, date, calendar, locale in
         guard kind == .field else { return Subject.pickerLogic.text(kind, date, calendar, locale) }
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.calendar = calendar
-        formatter.timeZone = calendar.timeZone
-        formatter.dateFormat = "YYYY-MM-dd"
-        return formatter.string(from: date)
+        return DateTexts.fieldText(date, calendar: calendar, locale: locale, pattern: "YYYY-MM-dd")
       }
     }
     let clean = sweep(corpus, checks: [check])

@@ -95,12 +95,7 @@ public struct Mutant: Sendable {
       var subject = base
       subject.text = { kind, date, calendar, locale in
         guard kind == .field || kind == .fieldISO else { return base.text(kind, date, calendar, locale) }
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.calendar = calendar
-        formatter.timeZone = calendar.timeZone
-        formatter.dateFormat = "YYYY-MM-dd"
-        return formatter.string(from: date)
+        return DateTexts.fieldText(date, calendar: calendar, locale: locale, pattern: "YYYY-MM-dd")
       }
       return subject
     },
