@@ -32,7 +32,7 @@ extension Benchmark.Report {
     for check in perCheck where check.cases > 0 {
       lines.append(String(format: "    %@ %9d cases %8.1f s %8.1f µs a case; replayed %8.1f s",
                           check.check.padding(toLength: 20, withPad: " ", startingAt: 0), check.cases,
-                          check.inline, check.inline / Double(check.cases) * 1e6, check.subject))
+                          check.subject, check.subject / Double(check.cases) * 1e6, check.replayed))
     }
     lines.append(String(format: "  fixed sample (%d cases): tables %.2f s, direct oracle %.2f s wall; "
                           + "oracle and check logic alone %.2f s vs %.2f s CPU (%.1f ×)",
@@ -63,8 +63,8 @@ extension Benchmark.Report {
       ("split", .object(split.map { ($0.0, .double($0.1)) })),
       ("subjectOnlyByCheck", .array(perCheck.map {
         .object([("check", .string($0.check)), ("cases", .int($0.cases)),
-                 ("subjectCPUSeconds", .double($0.inline)),
-                 ("subjectReplayedCPUSeconds", .double($0.subject)),
+                 ("subjectCPUSeconds", .double($0.subject)),
+                 ("subjectReplayedCPUSeconds", .double($0.replayed)),
                  ("evaluateCPUSeconds", .double($0.evaluate))])
       })),
       ("sample", .object([

@@ -106,7 +106,7 @@ public enum Benchmark {
 
     let loop = try subjectOnly(quick ? core : all, jobs: jobs)
     log(String(format: "subject alone: %.1f s CPU where the checks call it, %.1f s replayed "
-                 + "(evaluating the same cases: %.1f s CPU)", loop.inline, loop.subject, loop.evaluate))
+                 + "(evaluating the same cases: %.1f s CPU)", loop.subject, loop.replayed, loop.evaluate))
 
     var sample = core
     sample.calendars = .list(["gregorian", "hebrew", "chinese", "islamic-umalqura"])
@@ -117,8 +117,8 @@ public enum Benchmark {
     let directOracle = try subjectOnly(sample, jobs: jobs)
     sample.oracleMode = .tables
     let tablesOracle = try subjectOnly(sample, jobs: jobs)
-    let oracle = (tables: tablesOracle.evaluate - tablesOracle.inline,
-                  direct: directOracle.evaluate - directOracle.inline)
+    let oracle = (tables: tablesOracle.evaluate - tablesOracle.subject,
+                  direct: directOracle.evaluate - directOracle.subject)
     log(String(format: "fixed sample of %d cases: tables %.2f s, direct %.2f s (%.1f×); oracle and "
                  + "check logic alone %.2f s vs %.2f s CPU (%.1f×)",
                tables.cases, tables.wall, direct.wall, direct.wall / max(tables.wall, 1e-9),
@@ -126,8 +126,8 @@ public enum Benchmark {
 
     return Report(
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
-      jobs: jobs, quick: quick, core: corePhase, full: fullPhase, subjectCPU: loop.inline,
-      replayCPU: loop.subject,
+      jobs: jobs, quick: quick, core: corePhase, full: fullPhase, subjectCPU: loop.subject,
+      replayCPU: loop.replayed,
       evaluateCPU: loop.evaluate, perCheck: loop.perCheck,
       sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
       sampleOracle: oracle,
@@ -139,52 +139,52 @@ public enum Benchmark {
     public struct PerCheck: Sendable {
       public var check: String
       public var cases = 0
-      /// The replayed calls alone.
+      /// The subject's calls, timed where the checks made them (caches as cold as in a run).
       public var subject = 0.0
-      /// The same calls timed where the checks made them (caches as cold as in a run).
-      public var inline = 0.0
+      /// The same calls replayed alone right after each case (warm caches).
+      public var replayed = 0.0
+      /// The whole evaluation of the same cases: subject, oracle and check logic.
       public var evaluate = 0.0
+
+      mutating func add(_ other: PerCheck) {
+        cases += other.cases
+        subject += other.subject
+        replayed += other.replayed
+        evaluate += other.evaluate
+      }
     }
     public var perCheck: [PerCheck]
     public var subject: Double { perCheck.reduce(0) { $0 + $1.subject } }
-    public var inline: Double { perCheck.reduce(0) { $0 + $1.inline } }
+    public var replayed: Double { perCheck.reduce(0) { $0 + $1.replayed } }
     public var evaluate: Double { perCheck.reduce(0) { $0 + $1.evaluate } }
   }
 
   /// Evaluates every case of a selection with recording subjects and replays their calls.
-  static func subjectOnly(_ request: CorpusRequest, jobs: Int,
-                          shard: (index: Int, count: Int)? = nil, checks only: [String]? = nil) throws -> SubjectLoop {
+  static func subjectOnly(_ request: CorpusRequest, jobs: Int) throws -> SubjectLoop {
     let corpus = try Corpus.load(request)
-    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all.filter { only?.contains($0.id) ?? true }, shard: shard)
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
     let workers = (0..<jobs).map { _ -> (SubjectRecorder, EvaluationContext) in
       let recorder = SubjectRecorder()
       return (recorder, EvaluationContext(corpus: corpus, subject: recorder.recording(.pickerLogic)))
     }
     let pool = WorkerPool(workers)
     let checks = plan.checks
-    let totals = ParallelMap.run(plan.steps, workers: jobs) { step -> SubjectLoop.PerCheck in
+    let parts = ParallelMap.run(plan.steps, workers: jobs) { step -> (Int, SubjectLoop.PerCheck) in
       pool.with { recorder, context in
         var part = SubjectLoop.PerCheck(check: checks[step.checkIndex].id)
-        let cases = step.cases()
-        part.cases = cases.count
-        for id in cases {
+        for id in step.cases() {
           let start = ThreadClock.now
           _ = Runner.evaluate(id, check: checks[step.checkIndex], context: context)
           part.evaluate += ThreadClock.now - start
-          part.inline += recorder.takeInline()
-          part.subject += recorder.replay()
+          part.subject += recorder.takeSubjectTime()
+          part.replayed += recorder.replay()
+          part.cases += 1
         }
-        return part
+        return (step.checkIndex, part)
       }
     }
     var perCheck = checks.map { SubjectLoop.PerCheck(check: $0.id) }
-    for part in totals {
-      guard let index = perCheck.firstIndex(where: { $0.check == part.check }) else { continue }
-      perCheck[index].cases += part.cases
-      perCheck[index].subject += part.subject
-      perCheck[index].inline += part.inline
-      perCheck[index].evaluate += part.evaluate
-    }
+    for (index, part) in parts { perCheck[index].add(part) }
     return SubjectLoop(perCheck: perCheck)
   }
 

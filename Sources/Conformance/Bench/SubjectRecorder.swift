@@ -8,68 +8,45 @@ import PickerLogic
 final class SubjectRecorder: @unchecked Sendable {
   private var calls: [() -> Void] = []
   /// Thread CPU seconds spent in the subject's calls as the checks made them (cold caches
-  /// included), since the last `takeInline()`.
-  private var inline = 0.0
+  /// included), since the last `takeSubjectTime()`.
+  private var subjectTime = 0.0
 
-  private func timed<R>(_ call: () -> R) -> R {
+  /// Makes `call` as the check asked for it, timed, and keeps it for `replay()`.
+  private func record<R>(_ call: @escaping () -> R) -> R {
+    calls.append { _ = call() }
     let start = ThreadClock.now
-    defer { inline += ThreadClock.now - start }
+    defer { subjectTime += ThreadClock.now - start }
     return call()
   }
 
   /// The subject's CPU time inside evaluation since the last call, and resets it.
-  func takeInline() -> Double {
-    defer { inline = 0 }
-    return inline
+  func takeSubjectTime() -> Double {
+    defer { subjectTime = 0 }
+    return subjectTime
   }
 
   /// A subject that forwards to `base` and records each call for `replay()`.
   func recording(_ base: Subject) -> Subject {
     var subject = base
     subject.name = base.name + " (recorded)"
-    subject.leadingBlanks = { [self] month, calendar in
-      calls.append { _ = base.leadingBlanks(month, calendar) }
-      return timed { base.leadingBlanks(month, calendar) }
-    }
-    subject.weekdaySymbols = { [self] calendar in
-      calls.append { _ = base.weekdaySymbols(calendar) }
-      return timed { base.weekdaySymbols(calendar) }
-    }
-    subject.closes = { [self] old, new, calendar in
-      calls.append { _ = base.closes(old, new, calendar) }
-      return timed { base.closes(old, new, calendar) }
-    }
+    subject.leadingBlanks = { [self] month, calendar in record { base.leadingBlanks(month, calendar) } }
+    subject.weekdaySymbols = { [self] calendar in record { base.weekdaySymbols(calendar) } }
+    subject.closes = { [self] old, new, calendar in record { base.closes(old, new, calendar) } }
     subject.selecting = { [self] day, selection, calendar in
-      calls.append { _ = base.selecting(day, selection, calendar) }
-      return timed { base.selecting(day, selection, calendar) }
+      record { base.selecting(day, selection, calendar) }
     }
-    subject.role = { [self] day, selection, calendar in
-      calls.append { _ = base.role(day, selection, calendar) }
-      return timed { base.role(day, selection, calendar) }
-    }
-    subject.days = { [self] month, calendar in
-      calls.append { _ = base.days(month, calendar) }
-      return timed { base.days(month, calendar) }
-    }
-    subject.paging = { [self] month, offset, calendar in
-      calls.append { _ = base.paging(month, offset, calendar) }
-      return timed { base.paging(month, offset, calendar) }
-    }
-    subject.nights = { [self] start, end, calendar in
-      calls.append { _ = base.nights(start, end, calendar) }
-      return timed { base.nights(start, end, calendar) }
-    }
+    subject.role = { [self] day, selection, calendar in record { base.role(day, selection, calendar) } }
+    subject.days = { [self] month, calendar in record { base.days(month, calendar) } }
+    subject.paging = { [self] month, offset, calendar in record { base.paging(month, offset, calendar) } }
+    subject.nights = { [self] start, end, calendar in record { base.nights(start, end, calendar) } }
     subject.clampedReturn = { [self] comeback, departure in
-      calls.append { _ = base.clampedReturn(comeback, departure) }
-      return timed { base.clampedReturn(comeback, departure) }
+      record { base.clampedReturn(comeback, departure) }
     }
     subject.text = { [self] kind, date, calendar, locale in
-      calls.append { _ = base.text(kind, date, calendar, locale) }
-      return timed { base.text(kind, date, calendar, locale) }
+      record { base.text(kind, date, calendar, locale) }
     }
     subject.disclosure = { [self] kind, start, actions, calendar, locale in
-      calls.append { _ = base.disclosure(kind, start, actions, calendar, locale) }
-      return timed { base.disclosure(kind, start, actions, calendar, locale) }
+      record { base.disclosure(kind, start, actions, calendar, locale) }
     }
     return subject
   }
