@@ -148,9 +148,14 @@ struct MonthSelection {
   let corpus: Corpus
   private var zones: [String: Corpus.Zone] = [:]
   private var transitionDays: [String: Set<LocalDay>] = [:]
-  private var cache: [String: [LocalDay]] = [:]
+  /// `candidates` by "calendar|zone|coverage": folding reads every zone's, the plan each again.
+  private var candidateCache: [String: [LocalDay]] = [:]
   /// Per "calendar|coverage": the months each zone leaves to an equivalent zone, with it.
   private var folded: [String: [String: [LocalDay: String]]] = [:]
+
+  /// Whether months are folded across zones: not with `--exhaustive`, and only when every
+  /// zone's offsets are known on both sides.
+  let foldsEquivalentMonths: Bool
 
   init(corpus: Corpus) {
     self.corpus = corpus
@@ -158,24 +163,14 @@ struct MonthSelection {
       zones[zone.id] = zone
       transitionDays[zone.id] = zone.transitionDays
     }
-  }
-
-  /// Whether months are folded across zones: not with `--exhaustive`, and only when every
-  /// zone's offsets are known on both sides.
-  var foldsEquivalentMonths: Bool {
-    !corpus.exhaustive && corpus.zones.allSatisfy { $0.history?.subject != nil }
+    foldsEquivalentMonths =
+      !corpus.exhaustive && corpus.zones.allSatisfy { $0.history?.subject != nil }
   }
 
   mutating func months(calendar: String, zone id: String, coverage: MonthCoverage) -> [LocalDay] {
-    let key = "\(calendar)|\(id)|\(coverage.rawValue)"
-    if let cached = cache[key] { return cached }
-    var months = candidates(calendar: calendar, zone: id, coverage: coverage)
-    if foldsEquivalentMonths {
-      let leftOut = foldedMonths(calendar: calendar, zone: id, coverage: coverage)
-      months.removeAll { leftOut[$0] != nil }
-    }
-    cache[key] = months
-    return months
+    let months = candidates(calendar: calendar, zone: id, coverage: coverage)
+    let leftOut = foldedMonths(calendar: calendar, zone: id, coverage: coverage)
+    return leftOut.isEmpty ? months : months.filter { leftOut[$0] == nil }
   }
 
   /// The months of `zone` swept in an equivalent zone instead, with that zone's id (empty
@@ -191,7 +186,7 @@ struct MonthSelection {
 
   /// Gives each month to the first zone that sweeps it among zones with equal offsets around
   /// it: zones that sweep every month first (they run every variant), then corpus order.
-  private func fold(calendar: String, coverage: MonthCoverage) -> [String: [LocalDay: String]] {
+  private mutating func fold(calendar: String, coverage: MonthCoverage) -> [String: [LocalDay: String]] {
     guard let table = corpus.monthTables[calendar] else { return [:] }
     let order = corpus.zones.filter(\.sweepsEveryMonth) + corpus.zones.filter { !$0.sweepsEveryMonth }
     var owners: [OffsetHistory.Fingerprint: String] = [:]
@@ -212,20 +207,25 @@ struct MonthSelection {
   }
 
   /// The months the zone's own transitions and role call for, before folding.
-  private func candidates(calendar: String, zone id: String, coverage: MonthCoverage) -> [LocalDay] {
+  private mutating func candidates(calendar: String, zone id: String, coverage: MonthCoverage)
+    -> [LocalDay]
+  {
+    let key = "\(calendar)|\(id)|\(coverage.rawValue)"
+    if let cached = candidateCache[key] { return cached }
     guard let table = corpus.monthTables[calendar], let zone = zones[id] else { return [] }
     let window = corpus.window
-    let inWindow = table.months.indices.filter {
-      table.months[$0].endDay > window.lowerBound && table.months[$0].firstDay <= window.upperBound
-    }
     var chosen = Set(
       (transitionDays[id] ?? []).filter(window.contains).compactMap(table.index(containing:)))
     if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth) {
-      chosen.formUnion(inWindow)
+      chosen.formUnion(table.months.indices.filter {
+        table.months[$0].endDay > window.lowerBound && table.months[$0].firstDay <= window.upperBound
+      })
     } else if zone.sweepsEveryMonth {
       let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
       chosen.formUnion(januaries.compactMap(table.index(containing:)))
     }
-    return chosen.sorted().map { table.months[$0].firstDay }
+    let months = chosen.sorted().map { table.months[$0].firstDay }
+    candidateCache[key] = months
+    return months
   }
 }
