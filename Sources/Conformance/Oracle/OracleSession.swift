@@ -13,16 +13,20 @@ final class OracleSession {
   /// off in direct mode, which asks libicu afresh for every case.
   private let memoize: Bool
   private var timelines: [String: any ZoneClock] = [:]
-  private var symbols: [String: [String]] = [:]
-  private var firstDays: [String: Int] = [:]
+  private var symbols: Memo<[String]>
+  private var firstDays: Memo<Int>
   private var lastGeometry: (key: String, geometry: MonthGeometry)?
-  private var calendars: [String: ICUCalendar] = [:]
-  private var formats: [String: ICUDateFormat] = [:]
+  /// Calendar handles are reused in both modes: direct mode re-reads answers, not handles.
+  private var calendars = Memo<ICUCalendar>(limit: 256, enabled: true)
+  private var formats: Memo<ICUDateFormat>
 
   init(catalog: LocaleCatalog, tables: [String: ZoneTable] = [:], memoize: Bool = true) {
     self.catalog = catalog
     self.tables = tables
     self.memoize = memoize
+    symbols = Memo(limit: 4096, enabled: memoize)
+    firstDays = Memo(limit: 4096, enabled: memoize)
+    formats = Memo(limit: 1024, enabled: memoize)
   }
 
   /// The zone's clock: its shared table (libicu beyond the table's span), else a libicu
@@ -42,58 +46,45 @@ final class OracleSession {
   /// An ICU calendar of a calendar system in a zone, with ICU's default wall-time policies
   /// (`LAST` for skipped and repeated times, as Foundation's own arithmetic behaves).
   func calendar(_ calendar: String, zone: String) throws(ICUError) -> ICUCalendar {
-    let key = calendar + "|" + zone
-    if let cached = calendars[key] { return cached }
-    let opened = try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: zone,
-                                 backend: backend)
-    if calendars.count > 256 { calendars.removeAll(keepingCapacity: true) }
-    calendars[key] = opened
-    return opened
+    let backend = self.backend
+    return try calendars.value(calendar + "|" + zone) { () throws(ICUError) in
+      try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: zone, backend: backend)
+    }
   }
 
   /// A date format for an ICU locale id (with its calendar keyword) in a zone: from a
   /// pattern, a skeleton (through the locale's best pattern) or a date style.
   func format(locale: String, zone: String, _ spec: FormatSpec) throws(ICUError) -> ICUDateFormat {
-    let key = "\(locale)|\(zone)|\(spec)"
-    if memoize, let cached = formats[key] { return cached }
-    let format: ICUDateFormat
-    switch spec {
-    case .pattern(let pattern):
-      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
-    case .skeleton(let skeleton):
-      let pattern = try ICUDateFormat.bestPattern(skeleton: skeleton, locale: locale,
-                                                  backend: backend)
-      format = try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
-    case .style(let style):
-      format = try ICUDateFormat(dateStyle: style, locale: locale, zone: zone, backend: backend)
+    let backend = self.backend
+    return try formats.value("\(locale)|\(zone)|\(spec)") { () throws(ICUError) in
+      switch spec {
+      case .pattern(let pattern):
+        return try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
+      case .skeleton(let skeleton):
+        let pattern = try ICUDateFormat.bestPattern(skeleton: skeleton, locale: locale,
+                                                    backend: backend)
+        return try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
+      case .style(let style):
+        return try ICUDateFormat(dateStyle: style, locale: locale, zone: zone, backend: backend)
+      }
     }
-    if memoize {
-      if formats.count > 1024 { formats.removeAll(keepingCapacity: true) }
-      formats[key] = format
-    }
-    return format
   }
 
   /// Standalone narrow weekday symbols, Sunday first, for an ICU locale id and calendar.
   func weekdaySymbols(locale icuID: String, calendar: String) throws(ICUError) -> [String] {
-    let key = icuID + "|" + calendar
-    if memoize, let cached = symbols[key] { return cached }
-    let value = try ICU.standaloneNarrowWeekdays(locale: icuID, calendar: calendar,
-                                                 catalog: catalog)
-    if symbols.count > 4096 { symbols.removeAll(keepingCapacity: true) }
-    symbols[key] = value
-    return value
+    let catalog = self.catalog
+    return try symbols.value(icuID + "|" + calendar) { () throws(ICUError) in
+      try ICU.standaloneNarrowWeekdays(locale: icuID, calendar: calendar, catalog: catalog)
+    }
   }
 
   /// The locale's first weekday in a calendar by UTS #35 (its `fw` keyword, else libicu's
   /// week data for the locale and calendar).
   func firstDay(locale icuID: String, calendar: String) throws(ICUError) -> Int {
-    let key = icuID + "|" + calendar
-    if memoize, let cached = firstDays[key] { return cached }
-    let value = try FirstDayOfWeek.of(locale: icuID, calendar: calendar, catalog: catalog)
-    if firstDays.count > 4096 { firstDays.removeAll(keepingCapacity: true) }
-    firstDays[key] = value
-    return value
+    let catalog = self.catalog
+    return try firstDays.value(icuID + "|" + calendar) { () throws(ICUError) in
+      try FirstDayOfWeek.of(locale: icuID, calendar: calendar, catalog: catalog)
+    }
   }
 
   /// The month laid onto the zone; with `days`, every existing day and its start.
@@ -140,5 +131,30 @@ enum FormatSpec: Hashable, CustomStringConvertible {
     case .skeleton(let skeleton): "skeleton \(skeleton)"
     case .style(let style): "style \(style)"
     }
+  }
+}
+
+/// Answers kept by key up to `limit`, then all dropped at once (refilling is cheap, and a
+/// sweep over every locale must not grow without bound); when not `enabled`, every answer
+/// is computed afresh and nothing is kept.
+struct Memo<Value> {
+  let limit: Int
+  let enabled: Bool
+  private var values: [String: Value] = [:]
+
+  init(limit: Int, enabled: Bool) {
+    self.limit = limit
+    self.enabled = enabled
+  }
+
+  mutating func value(_ key: String, _ make: () throws(ICUError) -> Value) throws(ICUError)
+    -> Value
+  {
+    if enabled, let kept = values[key] { return kept }
+    let value = try make()
+    guard enabled else { return value }
+    if values.count > limit { values.removeAll(keepingCapacity: true) }
+    values[key] = value
+    return value
   }
 }
