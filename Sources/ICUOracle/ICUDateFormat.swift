@@ -69,15 +69,11 @@ public final class ICUDateFormat {
     ledger?.didClose()
   }
 
-  /// The locale's best pattern for a skeleton (udatpg_getBestPattern), e.g. `yMMMM`.
+  /// The locale's best pattern for a skeleton (udatpg_getBestPattern), e.g. `yMMMM`, from a
+  /// generator opened for this one question.
   public static func bestPattern(skeleton: String, locale: String,
                                  backend: ICUBackend = .system) throws(ICUError) -> String {
-    let utf16 = Array(skeleton.utf16)
-    return try ICU.utf16String(backend, "udatpg_getBestPattern(\(skeleton), \(locale))") {
-      buffer, capacity, status in
-      icushim_best_pattern(backend.handle, locale, utf16, Int32(utf16.count), buffer, capacity,
-                           status)
-    }
+    try ICUPatternGenerator(locale: locale, backend: backend).bestPattern(skeleton: skeleton)
   }
 
   /// The text of an instant.

@@ -42,6 +42,11 @@ struct ICUShimDateFormat {
   UDateFormat *format;
 };
 
+struct ICUShimPatternGenerator {
+  const ICUShimBackend *backend;
+  UDateTimePatternGenerator *generator;
+};
+
 void icushim_handle_opened(void);
 void icushim_handle_closed(void);
 /// Copies a C string out; returns its length (the caller retries when it is >= capacity).

@@ -43,16 +43,36 @@ ICUShimDateFormat *icushim_format_open_style(const ICUShimBackend *b, const char
   return wrap(b, format, status);
 }
 
-int32_t icushim_best_pattern(const ICUShimBackend *b, const char *locale,
-                             const uint16_t *skeleton, int32_t skeleton_length,
-                             uint16_t *buffer, int32_t capacity, int32_t *status) {
-  if (U_FAILURE(*status)) return 0;
+ICUShimPatternGenerator *icushim_pattern_generator_open(const ICUShimBackend *b,
+                                                        const char *locale, int32_t *status) {
+  if (U_FAILURE(*status)) return NULL;
   UDateTimePatternGenerator *generator = b->udatpg_open(locale, (UErrorCode *)status);
+  if (U_FAILURE(*status)) return NULL;
+  ICUShimPatternGenerator *handle = malloc(sizeof *handle);
+  if (handle == NULL) {
+    b->udatpg_close(generator);
+    *status = U_MEMORY_ALLOCATION_ERROR;
+    return NULL;
+  }
+  handle->backend = b;
+  handle->generator = generator;
+  icushim_handle_opened();
+  return handle;
+}
+
+void icushim_pattern_generator_close(ICUShimPatternGenerator *handle) {
+  if (handle == NULL) return;
+  handle->backend->udatpg_close(handle->generator);
+  free(handle);
+  icushim_handle_closed();
+}
+
+int32_t icushim_best_pattern(ICUShimPatternGenerator *h, const uint16_t *skeleton,
+                             int32_t skeleton_length, uint16_t *buffer, int32_t capacity,
+                             int32_t *status) {
   if (U_FAILURE(*status)) return 0;
-  int32_t length = b->udatpg_getBestPattern(generator, skeleton, skeleton_length, buffer,
-                                            capacity, (UErrorCode *)status);
-  b->udatpg_close(generator);
-  return length;
+  return h->backend->udatpg_getBestPattern(h->generator, skeleton, skeleton_length, buffer,
+                                           capacity, (UErrorCode *)status);
 }
 
 void icushim_format_close(ICUShimDateFormat *handle) {

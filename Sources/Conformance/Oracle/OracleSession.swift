@@ -19,6 +19,8 @@ final class OracleSession {
   /// Calendar handles are reused in both modes: direct mode re-reads answers, not handles.
   private var calendars = Memo<ICUCalendar>(limit: 256, enabled: true)
   private var formats: Memo<ICUDateFormat>
+  /// The last locale's pattern generator: a date-text group asks it four skeletons in a row.
+  private var lastGenerator: ICUPatternGenerator?
 
   init(catalog: LocaleCatalog, tables: [String: ZoneTable] = [:], memoize: Bool = true) {
     self.catalog = catalog
@@ -26,7 +28,9 @@ final class OracleSession {
     self.memoize = memoize
     symbols = Memo(limit: 4096, enabled: memoize)
     firstDays = Memo(limit: 4096, enabled: memoize)
-    formats = Memo(limit: 1024, enabled: memoize)
+    // Formats are nearly all single-use (one per locale, calendar and text) and each holds
+    // ~50 KB of ICU symbols and number formats: keep few (1024 of them cost ~100 MB).
+    formats = Memo(limit: 32, enabled: memoize)
   }
 
   /// The zone's clock: its shared table (libicu beyond the table's span), else a libicu
@@ -61,13 +65,20 @@ final class OracleSession {
       case .pattern(let pattern):
         return try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
       case .skeleton(let skeleton):
-        let pattern = try ICUDateFormat.bestPattern(skeleton: skeleton, locale: locale,
-                                                    backend: backend)
+        let pattern = try self.patternGenerator(locale).bestPattern(skeleton: skeleton)
         return try ICUDateFormat(pattern: pattern, locale: locale, zone: zone, backend: backend)
       case .style(let style):
         return try ICUDateFormat(dateStyle: style, locale: locale, zone: zone, backend: backend)
       }
     }
+  }
+
+  /// The locale's pattern generator: the last one again in memo mode, else a fresh one.
+  private func patternGenerator(_ locale: String) throws(ICUError) -> ICUPatternGenerator {
+    if memoize, let last = lastGenerator, last.locale == locale { return last }
+    let generator = try ICUPatternGenerator(locale: locale, backend: backend)
+    if memoize { lastGenerator = generator }
+    return generator
   }
 
   /// Standalone narrow weekday symbols, Sunday first, for an ICU locale id and calendar.

@@ -23,6 +23,8 @@ typedef struct ICUShimBackend ICUShimBackend;
 typedef struct ICUShimCalendar ICUShimCalendar;
 /// An open UDateFormat of one backend.
 typedef struct ICUShimDateFormat ICUShimDateFormat;
+/// An open UDateTimePatternGenerator of one backend (a locale's skeleton-to-pattern data).
+typedef struct ICUShimPatternGenerator ICUShimPatternGenerator;
 
 /// Calendar fields (mapped onto UCalendarDateFields inside the shim).
 typedef enum ICUShimField {
@@ -172,10 +174,15 @@ ICUShimDateFormat *icushim_format_open_pattern(const ICUShimBackend *backend, co
 ICUShimDateFormat *icushim_format_open_style(const ICUShimBackend *backend, const char *locale,
                                              const char *zone, int32_t date_style,
                                              int32_t *status);
-/// The best pattern for a skeleton in a locale (udatpg_getBestPattern), as UTF-16.
-int32_t icushim_best_pattern(const ICUShimBackend *backend, const char *locale,
-                             const uint16_t *skeleton, int32_t skeleton_length,
-                             uint16_t *buffer, int32_t capacity, int32_t *status);
+/// Opens a locale's pattern generator (udatpg_open; its calendar keyword picks the patterns).
+ICUShimPatternGenerator *icushim_pattern_generator_open(const ICUShimBackend *backend,
+                                                        const char *locale, int32_t *status);
+/// Closes a pattern generator; NULL is ignored.
+void icushim_pattern_generator_close(ICUShimPatternGenerator *generator);
+/// The best pattern for a skeleton (udatpg_getBestPattern) as UTF-16; returns the length needed.
+int32_t icushim_best_pattern(ICUShimPatternGenerator *generator, const uint16_t *skeleton,
+                             int32_t skeleton_length, uint16_t *buffer, int32_t capacity,
+                             int32_t *status);
 void icushim_format_close(ICUShimDateFormat *format);
 /// Formats an instant as UTF-16; returns the length needed.
 int32_t icushim_format(ICUShimDateFormat *format, double millis, uint16_t *buffer,
