@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import Synchronization
 import ICUOracle
 import PickerLogic
 import Testing
@@ -115,10 +116,55 @@ struct TriageTests {
     let corpus = try smallCorpus(locales: locales, calendars: calendars, zones: zones, years: years)
     let id = try CaseID(parsing: text)
     let check = try #require(CheckCatalog.check(id.check))
-    let triage = try #require(EvaluationContext(forTriage: corpus, subject: .pickerLogic),
-                              "Foundation's ICU is needed for triage")
-    return Runner.evaluate(id, check: check, context: EvaluationContext(corpus: corpus, subject: .pickerLogic),
-                           triage: triage)
+    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: .pickerLogic)
+    try #require(triage != nil, "Foundation's ICU is needed for triage")
+    return Runner.evaluate(id, check: check, context: context, triage: triage)
+  }
+
+  @Test("Triage reuses the subject's answers for equal arguments and asks it the rest", arguments: [
+    // Both ICUs put the same transitions in St John's 1987: triage asks nothing again.
+    ("same-day-closing|calendar=gregorian|zone=America/St_Johns|month=1987-10-01", 1987, false),
+    // libicu 72 keeps Mexico's DST in 2023, Foundation's ICU 76 does not: triage sees a
+    // control month, whose instants after 2 April differ by an hour.
+    ("same-day-closing|calendar=gregorian|zone=America/Mexico_City|month=2023-04-01", 2023, true),
+  ])
+  func keptAnswers(text: String, year: Int, triageSeesOtherInstants: Bool) throws {
+    let id = try CaseID(parsing: text)
+    let check = try #require(CheckCatalog.check(id.check))
+    let corpus = try smallCorpus(locales: ["en_US"], calendars: ["gregorian"],
+                                 zones: [try #require(id.zone)], years: year...year)
+    let calls = Mutex(0)
+    var subject = Subject.pickerLogic
+    subject.closes = { old, new, calendar in
+      calls.withLock { $0 += 1 }
+      return Subject.pickerLogic.closes(old, new, calendar)
+    }
+    func counting(_ evaluate: () -> Outcome) -> (Outcome, Int) {
+      calls.withLock { $0 = 0 }
+      let outcome = evaluate()
+      return (outcome, calls.withLock { $0 })
+    }
+    let libicuContext = EvaluationContext(corpus: corpus, subject: subject)
+    let triageContext = try #require(EvaluationContext(forTriage: corpus, subject: subject))
+    let (_, first) = counting { Runner.evaluate(id, check: check, context: libicuContext) }
+    let (_, triageAlone) = counting { Runner.evaluate(id, check: check, context: triageContext) }
+    // Separate contexts: triage asks the subject everything again.
+    let (reference, _) = counting {
+      Runner.evaluate(id, check: check, context: libicuContext, triage: triageContext)
+    }
+    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
+    let (kept, both) = counting { Runner.evaluate(id, check: check, context: context, triage: triage) }
+
+    #expect(reference.status == .failed && kept.status == .failed)
+    #expect(kept.triage == reference.triage)
+    #expect(kept.triageExpected == reference.triageExpected)
+    #expect(kept.actual == reference.actual && kept.expected == reference.expected)
+    let askedAgain = both - first
+    if triageSeesOtherInstants {
+      #expect(askedAgain > 0 && askedAgain < triageAlone, "\(askedAgain) of \(triageAlone)")
+    } else {
+      #expect(askedAgain == 0 && triageAlone > 0)
+    }
   }
 
   @Test("zh_CN's first day: CLDR 42 says Monday, CLDR 46 Sunday, Foundation follows its ICU")

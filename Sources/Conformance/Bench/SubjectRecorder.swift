@@ -5,18 +5,19 @@ import PickerLogic
 /// replayed alone: the benchmark's "loop that only calls the subject for the same cases".
 ///
 /// One per worker (not thread-safe).
-final class SubjectRecorder: @unchecked Sendable {
+final class SubjectRecorder: SubjectHook, @unchecked Sendable {
   private var calls: [() -> Void] = []
   /// Thread CPU seconds spent in the subject's calls as the checks made them (cold caches
   /// included), since the last `takeSubjectTime()`.
   private var subjectTime = 0.0
 
-  /// Makes `call` as the check asked for it, timed, and keeps it for `replay()`.
-  private func record<R>(_ call: @escaping () -> R) -> R {
-    calls.append { _ = call() }
+  /// Makes the call as the check asked for it, timed, and keeps it for `replay()`.
+  func answer<Key: Equatable, Answer>(_ function: Subject.Function, _ key: Key,
+                                      _ ask: @escaping () -> Answer) -> Answer {
+    calls.append { _ = ask() }
     let start = ThreadClock.now
     defer { subjectTime += ThreadClock.now - start }
-    return call()
+    return ask()
   }
 
   /// The subject's CPU time inside evaluation since the last call, and resets it.
@@ -27,28 +28,7 @@ final class SubjectRecorder: @unchecked Sendable {
 
   /// A subject that forwards to `base` and records each call for `replay()`.
   func recording(_ base: Subject) -> Subject {
-    var subject = base
-    subject.name = base.name + " (recorded)"
-    subject.leadingBlanks = { [self] month, calendar in record { base.leadingBlanks(month, calendar) } }
-    subject.weekdaySymbols = { [self] calendar in record { base.weekdaySymbols(calendar) } }
-    subject.closes = { [self] old, new, calendar in record { base.closes(old, new, calendar) } }
-    subject.selecting = { [self] day, selection, calendar in
-      record { base.selecting(day, selection, calendar) }
-    }
-    subject.role = { [self] day, selection, calendar in record { base.role(day, selection, calendar) } }
-    subject.days = { [self] month, calendar in record { base.days(month, calendar) } }
-    subject.paging = { [self] month, offset, calendar in record { base.paging(month, offset, calendar) } }
-    subject.nights = { [self] start, end, calendar in record { base.nights(start, end, calendar) } }
-    subject.clampedReturn = { [self] comeback, departure in
-      record { base.clampedReturn(comeback, departure) }
-    }
-    subject.text = { [self] kind, date, calendar, locale in
-      record { base.text(kind, date, calendar, locale) }
-    }
-    subject.disclosure = { [self] kind, start, actions, calendar, locale in
-      record { base.disclosure(kind, start, actions, calendar, locale) }
-    }
-    return subject
+    base.intercepted(by: self, name: base.name + " (recorded)")
   }
 
   /// Replays the calls recorded since the last replay; returns the thread CPU seconds spent.

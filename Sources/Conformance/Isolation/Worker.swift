@@ -21,8 +21,7 @@ public enum Worker {
     let steps = Dictionary(plan.steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
-    let context = EvaluationContext(corpus: corpus, subject: subject)
-    let triage = EvaluationContext(forTriage: corpus, subject: subject)
+    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
     var info = RunInfo(arguments: [], options: [], versions: versions, coverage: [],
                        transitionsByKind: [:], checks: [], started: Date(), subject: subject.name)
     info.zoneClasses = Dictionary(corpus.zones.map { ($0.id, $0.zoneClass) },

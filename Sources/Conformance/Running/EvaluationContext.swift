@@ -17,6 +17,8 @@ public final class EvaluationContext {
   private let monthTables: [String: MonthTable]
   /// Whether this context's oracle is Foundation's ICU.
   public let isTriage: Bool
+  /// The subject's answers kept for triage, when this context's subject keeps them.
+  private(set) var answers: SubjectAnswers?
 
   public init(corpus: Corpus, subject: Subject) {
     self.corpus = corpus
@@ -39,6 +41,22 @@ public final class EvaluationContext {
     self.isTriage = true
     self.locales = Dictionary(corpus.locales.map { ($0.spelling, $0) },
                               uniquingKeysWith: { first, _ in first })
+  }
+
+  /// A worker's contexts: libicu's, and Foundation's ICU's for triage (unless `triage` is off
+  /// or the corpus has no triage data). They share the subject's answers, so that triage asks
+  /// the subject only what the first evaluation of the case did not.
+  public static func worker(corpus: Corpus, subject: Subject, triage: Bool = true)
+    -> (context: EvaluationContext, triage: EvaluationContext?)
+  {
+    guard triage, corpus.triage != nil else {
+      return (EvaluationContext(corpus: corpus, subject: subject), nil)
+    }
+    let answers = SubjectAnswers()
+    let keeping = subject.intercepted(by: answers, name: subject.name)
+    let context = EvaluationContext(corpus: corpus, subject: keeping)
+    context.answers = answers
+    return (context, EvaluationContext(forTriage: corpus, subject: keeping))
   }
 
   /// The month table of a calendar this context's oracle computes with.

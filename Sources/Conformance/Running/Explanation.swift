@@ -44,9 +44,8 @@ public enum Explanation {
       throw InputError("case id '\(text)': variant '\(variant)' is not one of "
         + variants.prefix(8).joined(separator: ", ") + (variants.count > 8 ? ", …" : ""))
     }
-    let context = EvaluationContext(corpus: corpus, subject: subject)
+    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
     if id.month != nil { _ = try context.month(of: id) }
-    let triage = EvaluationContext(forTriage: corpus, subject: subject)
     let outcome = Runner.evaluate(id, check: check, context: context, triage: triage)
     // Foundation's ICU's own view of the case, for its intermediate values.
     let second = triage.map { Runner.evaluate(id, check: check, context: $0) }

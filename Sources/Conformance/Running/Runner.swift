@@ -46,8 +46,8 @@ public struct Runner: Sendable {
     for _ in 0..<workers {
       finished.enter()
       let thread = Thread {
-        let context = EvaluationContext(corpus: corpus, subject: subject)
-        let triageContext = triage ? EvaluationContext(forTriage: corpus, subject: subject) : nil
+        let (context, triageContext) = EvaluationContext.worker(corpus: corpus, subject: subject,
+                                                                triage: triage)
         while let index = pipeline.claim() {
           let step = steps[index]
           pipeline.complete(index, Self.evaluate(step, check: checks[step.checkIndex],
@@ -101,8 +101,10 @@ public struct Runner: Sendable {
   public static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext,
                               triage: EvaluationContext?) -> Outcome {
     Fault.current?.inject(id)
+    context.answers?.startCase()
     var outcome = evaluate(id, check: check, context: context)
     guard outcome.status == .failed, let triage else { return outcome }
+    context.answers?.startReplay()
     let second = evaluate(id, check: check, context: triage)
     outcome.triage = Triage.classify(outcome, against: second)
     outcome.triageExpected = second.status == .errored ? nil : second.expected
