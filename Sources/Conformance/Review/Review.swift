@@ -12,6 +12,10 @@ public final class Review: Sendable {
   /// Per check id: the waivers that name it or match it by glob, in file order.
   private let byCheck: [String: [Int]]
   private let wildcard: [Int]
+  /// The same, keeping only the waivers a passing case can match (those not limited to
+  /// failures): most waivers name a pattern or a triage class, so most passes try none.
+  private let byCheckForPasses: [String: [Int]]
+  private let wildcardForPasses: [Int]
   private let matched: [MatchCounter]
 
   public init(waivers all: [Waiver], baseline: Baseline?, versions: RunVersions,
@@ -43,6 +47,9 @@ public final class Review: Sendable {
     }
     self.byCheck = byCheck
     self.wildcard = wildcard
+    let passable = { (indices: [Int]) in indices.filter { !active[$0].failuresOnly } }
+    self.byCheckForPasses = byCheck.mapValues(passable)
+    self.wildcardForPasses = passable(wildcard)
     self.matched = active.map { _ in MatchCounter() }
   }
 
@@ -54,8 +61,9 @@ public final class Review: Sendable {
   /// Applies waivers and the baseline to a case's outcome.
   public func apply(_ id: CaseID, _ outcome: inout Outcome) {
     // In file order: the first waiver that matches explains the case.
-    let candidates = byCheck[id.check] ?? wildcard
     let failing = outcome.status == .failed || outcome.status == .errored
+    let candidates = failing ? byCheck[id.check] ?? wildcard
+      : outcome.status == .passed ? byCheckForPasses[id.check] ?? wildcardForPasses : []
     for index in candidates {
       let waiver = waivers[index]
       guard waiver.matches(id) else { continue }
