@@ -82,3 +82,49 @@ struct OracleFactsTests {
     #expect(ledger.closed == ledger.opened)
   }
 }
+
+/// The fact `OracleSession.dayArithmetic` rests on: ICU counts days alike in every calendar.
+@Suite("Day arithmetic")
+struct DayArithmeticTests {
+  @Test("the day difference between day starts is the same in every calendar system", arguments: [
+    ("America/Sao_Paulo", LocalDay(year: 2018, month: 11, day: 1)),  // midnight skipped
+    ("Asia/Tehran", LocalDay(year: 2021, month: 3, day: 19)),  // midnight skipped
+    ("Pacific/Apia", LocalDay(year: 2011, month: 12, day: 27)),  // a whole day skipped
+    ("America/Havana", LocalDay(year: 2020, month: 10, day: 29)),  // midnight repeated
+    ("America/St_Johns", LocalDay(year: 1987, month: 10, day: 22)),  // 00:01 fall-back
+    ("Australia/Lord_Howe", LocalDay(year: 2011, month: 4, day: 1)),  // half-hour change
+  ])
+  func sameInEveryCalendar(zone: String, from first: LocalDay) throws {
+    let timeline = try ZoneTimeline(zone: zone)
+    let starts = try (0..<8).compactMap { try timeline.start(of: first.adding(days: $0)) }
+    #expect(starts.count >= 7)
+    func differences(_ calendar: String) throws -> [Int32] {
+      let icu = try ICUCalendar(locale: "en_US_POSIX@calendar=\(calendar)", zone: zone)
+      var result: [Int32] = []
+      for from in starts.indices {
+        for to in starts.indices {
+          try icu.setMillis(starts[from])
+          result.append(try icu.difference(to: starts[to], in: .date))
+        }
+      }
+      return result
+    }
+    let gregorian = try differences("gregorian")
+    // From each start to itself no day passes, to the next one day (Apia's 29th to 31st too:
+    // the missing 30th is no night), to the previous one day back.
+    for from in starts.indices {
+      #expect(gregorian[from * starts.count + from] == 0)
+      // Sao Paulo's 4 November and Tehran's 22 March start at 01:00; a day later is 01:00
+      // of the next date, past its start: ICU counts no whole day there.
+      let skippedMidnight = (zone == "America/Sao_Paulo" && from == 3) || (zone == "Asia/Tehran" && from == 3)
+      if from + 1 < starts.count, !skippedMidnight {
+        #expect(gregorian[from * starts.count + from + 1] == 1, "\(zone) day \(from)")
+        #expect(gregorian[(from + 1) * starts.count + from] == -1, "\(zone) day \(from)")
+      }
+    }
+    for calendar in ["chinese", "dangi", "hebrew", "islamic-umalqura", "islamic", "persian",
+                     "ethiopic", "coptic", "indian", "japanese", "buddhist"] {
+      #expect(try differences(calendar) == gregorian, "\(calendar) in \(zone)")
+    }
+  }
+}

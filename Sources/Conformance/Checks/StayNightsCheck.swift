@@ -6,9 +6,11 @@ import ICUOracle
 ///
 /// Pairs of day starts: the month's first and last day, its first two days, and the days
 /// either side of every transition. Expected: libicu's field difference in days
-/// (`ucal_getFieldDifference(DATE)`) between the same instants, in the same calendar and zone,
-/// with ICU's default wall-time policies (those of Foundation's own day arithmetic). Where a
-/// date is skipped (Pacific/Apia 2011-12-30), one night passes between the 29th and the 31st.
+/// (`ucal_getFieldDifference(DATE)`) between the same instants, in the same zone, with ICU's
+/// default wall-time policies (those of Foundation's own day arithmetic). ICU counts days alike
+/// in every calendar system, so tables mode counts them in a Gregorian calendar
+/// (`OracleSession.dayArithmetic`). Where a date is skipped (Pacific/Apia 2011-12-30), one
+/// night passes between the 29th and the 31st.
 public struct StayNightsCheck: Check {
   public let id = "stay-nights"
   public let summary =
@@ -28,7 +30,7 @@ public struct StayNightsCheck: Check {
     let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone,
                                                days: true)
     let calendar = try context.calendars.calendar(calendarID, zone: zone)
-    let icu = try context.oracle.calendar(calendarID, zone: zone)
+    let icu = try context.oracle.dayArithmetic(calendar: calendarID, zone: zone)
     let timeline = try context.oracle.timeline(zone)
     let transitions = try timeline.transitions(from: geometry.firstInstant,
                                                to: geometry.endInstant)
