@@ -24,6 +24,17 @@ extension ICU {
     throw ICUError(status: status, name: backend.errorName(status), operation: operation())
   }
 
+  /// The handle a shim `open` function returned, or the error it reported (a failure status,
+  /// or no handle at all: the shim's allocation failed).
+  static func opened(_ handle: OpaquePointer?, _ status: Int32, _ backend: ICUBackend,
+                     _ operation: @autoclosure () -> String) throws(ICUError) -> OpaquePointer {
+    try check(status, backend, operation())
+    guard let handle else {
+      throw ICUError(status: 7, name: "U_MEMORY_ALLOCATION_ERROR", operation: operation())
+    }
+    return handle
+  }
+
   /// Reads a C string that ICU writes into a caller's buffer.
   static func cString(
     _ backend: ICUBackend, _ operation: @autoclosure () -> String,

@@ -59,12 +59,8 @@ public final class ICUCalendar {
   public init(locale: String, zone: String, backend: ICUBackend = .system) throws(ICUError) {
     var status: Int32 = 0
     let opened = icushim_calendar_open(backend.handle, locale, zone, &status)
-    try ICU.check(status, backend, "ucal_open(locale: \(locale), zone: \(zone))")
-    guard let opened else {
-      throw ICUError(status: 7, name: "U_MEMORY_ALLOCATION_ERROR",
-                     operation: "ucal_open(locale: \(locale), zone: \(zone))")
-    }
-    self.handle = opened
+    self.handle = try ICU.opened(opened, status, backend,
+                                 "ucal_open(locale: \(locale), zone: \(zone))")
     self.backend = backend
     self.locale = locale
     self.zone = zone

@@ -54,11 +54,7 @@ public final class ICUDateFormat {
 
   private init(opened: OpaquePointer?, status: Int32, backend: ICUBackend, locale: String,
                operation: String) throws(ICUError) {
-    try ICU.check(status, backend, operation)
-    guard let opened else {
-      throw ICUError(status: 7, name: "U_MEMORY_ALLOCATION_ERROR", operation: operation)
-    }
-    self.handle = opened
+    self.handle = try ICU.opened(opened, status, backend, operation)
     self.backend = backend
     self.locale = locale
     ledger?.didOpen()

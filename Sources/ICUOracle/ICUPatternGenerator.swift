@@ -16,12 +16,7 @@ public final class ICUPatternGenerator {
   public init(locale: String, backend: ICUBackend = .system) throws(ICUError) {
     var status: Int32 = 0
     let opened = icushim_pattern_generator_open(backend.handle, locale, &status)
-    let operation = "udatpg_open(\(locale))"
-    try ICU.check(status, backend, operation)
-    guard let opened else {
-      throw ICUError(status: 7, name: "U_MEMORY_ALLOCATION_ERROR", operation: operation)
-    }
-    self.handle = opened
+    self.handle = try ICU.opened(opened, status, backend, "udatpg_open(\(locale))")
     self.backend = backend
     self.locale = locale
     ledger?.didOpen()
