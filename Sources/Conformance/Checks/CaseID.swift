@@ -27,8 +27,11 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
     self.variant = variant
   }
 
-  /// The text of one dimension (`fw`, `month`, … as in `dimensionValues`), or `nil` when the
-  /// case has none: waivers ask for one or two per case, millions of times a sweep.
+  /// The dimension keys of the text form, in their order.
+  public static let keys = ["locale", "calendar", "fw", "zone", "month", "variant"]
+
+  /// The text of one dimension (one of `keys`), or `nil` when the case has none: waivers ask
+  /// for one or two per case, millions of times a sweep.
   public func value(of key: String) -> String? {
     switch key {
     case "locale": locale
@@ -43,14 +46,7 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
 
   /// The dimension values in id order, as (key, text) pairs.
   public var dimensionValues: [(key: String, value: String)] {
-    var pairs: [(String, String)] = []
-    if let locale { pairs.append(("locale", locale)) }
-    if let calendar { pairs.append(("calendar", calendar)) }
-    if let firstWeekday { pairs.append(("fw", firstWeekday.description)) }
-    if let zone { pairs.append(("zone", zone)) }
-    if let month { pairs.append(("month", month.description)) }
-    if let variant { pairs.append(("variant", variant)) }
-    return pairs
+    Self.keys.compactMap { key in value(of: key).map { (key, $0) } }
   }
 
   public var description: String {
@@ -72,14 +68,13 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
     }
     self.init(check: check)
     var lastKey = -1
-    let order = ["locale", "calendar", "fw", "zone", "month", "variant"]
     for part in parts.dropFirst() {
       guard let equals = part.firstIndex(of: "=") else {
         throw InputError("case id '\(text)': '\(part)' is not key=value")
       }
       let key = String(part[..<equals])
       let value = String(part[part.index(after: equals)...])
-      guard let position = order.firstIndex(of: key), position > lastKey, !value.isEmpty else {
+      guard let position = Self.keys.firstIndex(of: key), position > lastKey, !value.isEmpty else {
         throw InputError("case id '\(text)': unexpected '\(part)'")
       }
       lastKey = position

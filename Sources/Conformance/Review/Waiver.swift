@@ -75,7 +75,7 @@ public struct Waiver: Sendable {
 /// The waiver file (`Corpora/known-differences.json`).
 public enum WaiverFile {
   public static let schema = "conformance-waivers/1"
-  static let dimensionKeys: Set<String> = ["locale", "calendar", "fw", "zone", "month", "variant"]
+  static let dimensionKeys = Set(CaseID.keys)
   static let versionKeys: Set<String> = ["libicu", "foundationICU", "oracleCLDR", "subjectCLDR",
                                          "oracleTZ", "subjectTZ"]
 
