@@ -65,13 +65,6 @@ public final class ICUDateFormat {
     ledger?.didClose()
   }
 
-  /// The locale's best pattern for a skeleton (udatpg_getBestPattern), e.g. `yMMMM`, from a
-  /// generator opened for this one question.
-  public static func bestPattern(skeleton: String, locale: String,
-                                 backend: ICUBackend = .system) throws(ICUError) -> String {
-    try ICUPatternGenerator(locale: locale, backend: backend).bestPattern(skeleton: skeleton)
-  }
-
   /// The text of an instant.
   public func format(_ millis: Double) throws(ICUError) -> String {
     try ICU.utf16String(backend, "udat_format(\(locale))") { buffer, capacity, status in
