@@ -15,7 +15,7 @@ final class OracleSession {
   private var timelines: [String: any ZoneClock] = [:]
   private var symbols: Memo<[String]>
   private var firstDays: Memo<Int>
-  private var lastGeometry: (key: String, geometry: MonthGeometry)?
+  private var lastGeometry: (key: GeometryKey, geometry: MonthGeometry)?
   /// Calendar handles are reused in both modes: direct mode re-reads answers, not handles.
   private var calendars = Memo<ICUCalendar>(limit: 256, enabled: true)
   private var formats: Memo<ICUDateFormat>
@@ -114,7 +114,8 @@ final class OracleSession {
   func geometry(of month: CalendarMonth, calendar: String, zone: String, days withDays: Bool)
     throws(ICUError) -> MonthGeometry
   {
-    let key = "\(calendar)|\(zone)|\(month.firstDay.julianDay)|\(withDays)"
+    // A struct, not an interpolated string: this runs for every case of every month check.
+    let key = GeometryKey(calendar: calendar, zone: zone, month: month.firstDay, days: withDays)
     if memoize, let last = lastGeometry, last.key == key { return last.geometry }
     let timeline = try timeline(zone)
     let first = try timeline.firstInstant(onOrAfter: month.firstDay)
@@ -140,6 +141,14 @@ final class OracleSession {
     lastGeometry = (key, geometry)
     return geometry
   }
+}
+
+/// What a month geometry was computed for.
+struct GeometryKey: Equatable {
+  var calendar: String
+  var zone: String
+  var month: LocalDay
+  var days: Bool
 }
 
 /// How the oracle builds the format for a text.
