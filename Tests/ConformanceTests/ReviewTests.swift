@@ -85,6 +85,62 @@ struct ReviewTests {
     #expect(!removed.isEmpty && removed.allSatisfy { $0.contains("zone=Asia/Tehran") })
   }
 
+  @Test("waived cases past their cluster's examples are abridged, and still classify as a baseline")
+  func abridgedBaseline() throws {
+    let first = temporary("abridged-a")
+    let second = temporary("abridged-b")
+    defer { try? FileManager.default.removeItem(at: first); try? FileManager.default.removeItem(at: second) }
+    let waivers = try waiverFile("""
+      {"id": "known", "check": "leading-blanks", "match": {"fw": ["2", "3", "4"]},
+       "reason": "test", "link": "none"}
+      """)
+    // Four years, so every cluster (one per signed difference) outgrows its examples.
+    var before = options(out: first, zones: ["UTC"], years: 2019...2022)
+    before.waivers = waivers
+    _ = try ConformanceRun.run(before, subject: blanks(ignoring: [2, 3, 4]))
+    let waived = try failures(first).filter { $0["status"] as? String == "waived" }
+    let clusters = Dictionary(grouping: waived) {
+      "\($0["triage"] ?? "-") \($0["pattern"] ?? "-")"
+    }
+    for (cluster, cases) in clusters {
+      // The first eight in plan order are whole (the reports' examples), the rest abridged.
+      let whole = cases.map { $0["actual"] != nil }
+      #expect(whole == (0..<cases.count).map { $0 < FailureCluster.examplesKept }, "\(cluster)")
+      for abridged in cases.dropFirst(FailureCluster.examplesKept) {
+        #expect(abridged["expected"] == nil && abridged["detail"] == nil)
+        #expect((abridged["actualDigest"] as? String)?.count == 16)
+        #expect(abridged["waiver"] as? String == "known")
+      }
+    }
+    let abridgedWeekdays = Set(waived.filter { $0["actualDigest"] != nil }.compactMap {
+      ($0["id"] as? String)?.split(separator: "|").first { $0.hasPrefix("fw=") }.map(String.init)
+    })
+    try #require(abridgedWeekdays == ["fw=2", "fw=3", "fw=4"], "\(clusters.mapValues(\.count))")
+
+    // Now fw 2 and 3 fail as before and fw 4 differently: the baseline tells them apart
+    // for abridged cases too.
+    var after = options(out: second, zones: ["UTC"], years: 2019...2022)
+    after.waivers = waivers
+    after.baseline = first.appendingPathComponent("results.json")
+    _ = try ConformanceRun.run(after, subject: blanks(ignoring: [2, 3], offByOne: [4]))
+    var classes: [String: Set<String>] = [:]
+    for failure in try failures(second) {
+      let weekday = (failure["id"] as? String)?.split(separator: "|").first { $0.hasPrefix("fw=") }
+      classes[weekday.map(String.init) ?? "?", default: []].insert(failure["baseline"] as? String ?? "none")
+    }
+    #expect(classes["fw=2"] == ["still-failing"])
+    #expect(classes["fw=3"] == ["still-failing"])
+    #expect(classes["fw=4"] == ["changed"])
+  }
+
+  @Test("a value's digest is 64-bit FNV-1a (the specification's test vectors)")
+  func digest() {
+    #expect(Value.digest(of: "") == 0xcbf2_9ce4_8422_2325)
+    #expect(Value.digest(of: "a") == 0xaf63_dc4c_8601_ec8c)
+    #expect(Value.digest(of: "foobar") == 0x8594_4171_f739_67e8)
+    #expect(Value.int(7).digest == Value.digest(of: "7"))
+  }
+
   func waiverFile(_ waivers: String) throws -> URL {
     let url = temporary("waivers").appendingPathExtension("json")
     try Data("{\"schema\": \"conformance-waivers/1\", \"waivers\": [\(waivers)]}".utf8).write(to: url)
@@ -147,6 +203,11 @@ struct ReviewTests {
     let truncated = temporary("truncated.json")
     try Data(text.prefix(text.count / 2).utf8).write(to: truncated)
     #expect(throws: InputError.self) { _ = try Baseline.load(truncated) }
+    // Schema 1 (values never abridged) is still a baseline.
+    let older = temporary("schema1.json")
+    try Data(text.replacingOccurrences(of: ResultsJSON.schema, with: "conformance-results/1").utf8)
+      .write(to: older)
+    #expect(try Baseline.load(older).failureCount > 0)
     let foreign = temporary("foreign.json")
     try Data(text.replacingOccurrences(of: ResultsJSON.schema, with: "other/9").utf8).write(to: foreign)
     #expect {

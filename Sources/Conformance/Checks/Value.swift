@@ -18,4 +18,26 @@ public indirect enum Value: Sendable, Equatable, CustomStringConvertible {
   }
 
   public static func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
+
+  /// A digest of `description` (64-bit FNV-1a), the same in every process and on every
+  /// machine: what `results.json` keeps of an abridged case's actual value, so a later run can
+  /// still tell `still-failing` from `changed` without the value itself.
+  public var digest: UInt64 { Self.digest(of: description) }
+
+  /// 64-bit FNV-1a of the text's UTF-8 bytes.
+  public static func digest(of text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return hash
+  }
+}
+
+extension UInt64 {
+  /// Sixteen lowercase hex digits, as `results.json` writes a value's digest.
+  var digestText: String {
+    let digits = String(self, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
 }

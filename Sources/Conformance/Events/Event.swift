@@ -38,6 +38,9 @@ public struct CaseResult: Sendable {
   public var json: String?
   /// The index of the step it belongs to in the whole plan (shards merge by it).
   public var step: Int?
+  /// Read back from an abridged line of `results.json` (`merge`): `json` is that line, and
+  /// the outcome has no values or detail.
+  public var isAbridged = false
 
   public init(id: CaseID, outcome: Outcome, json: String? = nil, step: Int? = nil) {
     self.id = id

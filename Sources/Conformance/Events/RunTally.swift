@@ -52,15 +52,17 @@ public final class RunTally: @unchecked Sendable {
     }
   }
   private let keepProblems: Bool
-  private let failureSink: ((CaseResult) -> Void)?
+  private let failureSink: ((CaseResult, _ isClusterExample: Bool) -> Void)?
   private var pendingExamples: [CaseResult] = []
   private var pendingWaived: CaseResult?
   private var pendingSkipReason: String?
 
   /// - Parameters:
   ///   - keepProblems: keep every failing case in `problems` (for tests and small runs).
-  ///   - failureSink: receives every failed or errored case as it ends.
-  public init(keepProblems: Bool = true, failureSink: ((CaseResult) -> Void)? = nil) {
+  ///   - failureSink: receives every case that did not pass as it ends, and whether it is
+  ///     one of its cluster's examples (the reports show those; see `ResultsJSON.abridges`).
+  public init(keepProblems: Bool = true,
+              failureSink: ((CaseResult, _ isClusterExample: Bool) -> Void)? = nil) {
     self.keepProblems = keepProblems
     self.failureSink = failureSink
   }
@@ -110,8 +112,8 @@ public final class RunTally: @unchecked Sendable {
       pendingExamples.append(result)
     }
     if keepProblems { problems.append(result) }
-    clusters.add(result)
-    failureSink?(result)
+    let isClusterExample = clusters.add(result)
+    failureSink?(result, isClusterExample)
   }
 
   /// Records one step of a shard as `merge` rebuilds a whole run: its counts as the shard

@@ -28,10 +28,12 @@ public struct FailureCluster: Sendable {
       < (b.check, b.status.rawValue, b.triage?.rawValue ?? "", b.pattern)
   }
 
-  mutating func add(_ result: CaseResult) {
+  /// Counts a case; returns whether it is kept as an example.
+  mutating func add(_ result: CaseResult) -> Bool {
     count += 1
     if result.outcome.isNewFailure { newCount += 1 }
-    if examples.count < Self.examplesKept { examples.append(result) }
+    let isExample = examples.count < Self.examplesKept
+    if isExample { examples.append(result) }
     for (key, value) in result.id.dimensionValues {
       guard let index = values.firstIndex(where: { $0.dimension == key }) else {
         values.append((key, [value], [value], false))
@@ -41,6 +43,7 @@ public struct FailureCluster: Sendable {
         values[index].ordered.append(value)
       }
     }
+    return isExample
   }
 }
 
@@ -50,12 +53,15 @@ public struct ClusterAccumulator: Sendable {
 
   public init() {}
 
-  public mutating func add(_ result: CaseResult) {
+  /// Adds a case to its cluster; returns whether it is one of the cluster's examples (the
+  /// first `FailureCluster.examplesKept` in plan order, so a merge of shards keeps the same).
+  @discardableResult
+  public mutating func add(_ result: CaseResult) -> Bool {
     let outcome = result.outcome
     let key = "\(result.id.check)\u{1}\(outcome.status)\u{1}\(outcome.triage?.rawValue ?? "")"
       + "\u{1}\(outcome.pattern)"
-    clusters[key, default: FailureCluster(check: result.id.check, pattern: outcome.pattern,
-                                          status: outcome.status, triage: outcome.triage)]
+    return clusters[key, default: FailureCluster(check: result.id.check, pattern: outcome.pattern,
+                                                 status: outcome.status, triage: outcome.triage)]
       .add(result)
   }
 

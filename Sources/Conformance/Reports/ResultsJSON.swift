@@ -2,8 +2,13 @@ import Foundation
 
 /// `results.json`: the machine-readable report, compared between runs (`--baseline`).
 public enum ResultsJSON {
-  /// Bumped whenever a reader of an older file would misread this one.
-  public static let schema = "conformance-results/1"
+  /// Bumped whenever a reader of an older file would misread this one (2: waived cases
+  /// beyond their cluster's examples are abridged).
+  public static let schema = "conformance-results/2"
+
+  /// The schemas `--baseline` reads: a baseline needs only ids, statuses and actual values,
+  /// which every version has (in full, or as a digest).
+  public static let baselineSchemas: Set<String> = ["conformance-results/1", schema]
 
   /// The separator the failure log is written with, so it is the body of a JSON array.
   public static let failureSeparator = ",\n    "
@@ -173,6 +178,47 @@ public enum ResultsJSON {
       ("transitionsByKind", counts(coverage.transitionsByKind)),
       ("crossProduct", .int(coverage.crossProduct)),
     ])
+  }
+
+  /// Whether `failures` abridges a case: waived ones beyond their cluster's examples. A
+  /// nightly full sweep waives ~400,000 known differences; in full they made results.json
+  /// ~600 MB, which every later `--baseline` parsed. The examples stay whole (the reports
+  /// show them, and `merge` rebuilds the reports from them); the rest keep what a reviewer
+  /// filters by and what a baseline compares, and `explain` re-runs any of them.
+  public static func abridges(_ result: CaseResult, isClusterExample: Bool) -> Bool {
+    result.outcome.status == .waived && !isClusterExample
+  }
+
+  /// A `RunTally` failure sink that appends each case's `failures` line to `log`.
+  public static func failureSink(into log: JSONLinesWriter) -> (CaseResult, Bool) -> Void {
+    { result, isClusterExample in
+      log.append(line: failureLine(result, isClusterExample: isClusterExample))
+    }
+  }
+
+  /// The line `failures` holds for a case (see `abridges`).
+  public static func failureLine(_ result: CaseResult, isClusterExample: Bool) -> String {
+    guard abridges(result, isClusterExample: isClusterExample) else { return result.jsonLine }
+    if result.isAbridged, let line = result.json { return line }  // merge: already abridged
+    return abridgedJSON(result).rendered(indent: nil)
+  }
+
+  /// An abridged case: its id, step, status, waiver, triage, baseline class, pattern, and a
+  /// digest of its actual value (`Value.digest`) in place of the values and detail.
+  static func abridgedJSON(_ result: CaseResult) -> JSONValue {
+    let outcome = result.outcome
+    var members: [(String, JSONValue)] = [
+      ("id", .string(result.id.description)),
+      ("check", .string(result.id.check)),
+      ("step", result.step.map(JSONValue.int) ?? .null),
+      ("status", .string(outcome.status.rawValue)),
+    ]
+    if let waiver = outcome.waiver { members.append(("waiver", .string(waiver))) }
+    if let baseline = outcome.baseline { members.append(("baseline", .string(baseline.rawValue))) }
+    if let triage = outcome.triage { members.append(("triage", .string(triage.rawValue))) }
+    members.append(("pattern", .string(outcome.pattern)))
+    members.append(("actualDigest", .string(outcome.actual.digest.digestText)))
+    return .object(members)
   }
 
   /// One case, as in `failures` and in `cases.jsonl`.

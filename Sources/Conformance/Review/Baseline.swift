@@ -4,7 +4,7 @@ import ICUOracle
 /// A previous run's `results.json`, read to classify this run's cases against it.
 ///
 /// Only what classification needs is kept: each failing case's status and actual value
-/// (as a digest), and the plan (which cases that run swept), so a case is `fixed` or a
+/// (as a digest, `Value.digest`), and the plan (which cases that run swept), so a case is `fixed` or a
 /// `new-failure` only if both runs swept it.
 public struct Baseline: Sendable {
   /// How a case compares with the baseline.
@@ -26,7 +26,7 @@ public struct Baseline: Sendable {
   public var path: String
   public var started: String
   public var versions: String
-  var failures: [String: (status: String, actual: String)]
+  var failures: [String: (status: String, actualDigest: UInt64)]
   var steps: [String: PlanStepSet]
 
   /// How many cases failed in the baseline.
@@ -49,7 +49,7 @@ public struct Baseline: Sendable {
       || outcome.status == .waived
     if let previous = failures[key] {
       guard failing else { return .fixed }
-      return previous.actual == outcome.actual.description ? .stillFailing : .changed
+      return previous.actualDigest == outcome.actual.digest ? .stillFailing : .changed
     }
     guard failing else { return nil }
     return swept(id) ? .newFailure : .newCase
@@ -146,7 +146,8 @@ extension Baseline {
     }
     var head = ""
     var tail = ""
-    var failures: [String: (String, String)] = [:]
+    // Typed as the property is: a differently labelled tuple would copy the whole table.
+    var failures: [String: (status: String, actualDigest: UInt64)] = [:]
     enum Part { case head, failures, tail }
     var part = Part.head
     var lineNumber = 0
@@ -169,12 +170,15 @@ extension Baseline {
         }
         var entry = Substring(line).drop { $0 == " " }
         if entry.hasSuffix(",") { entry = entry.dropLast() }
+        // Abridged cases carry the digest; whole ones (and schema 1) the value itself.
         guard let object = try? JSONSerialization.jsonObject(with: Data(entry.utf8)) as? [String: Any],
-          let id = object["id"] as? String, let status = object["status"] as? String
+          let id = object["id"] as? String, let status = object["status"] as? String,
+          let digest = object["actualDigest"].map({ ($0 as? String).flatMap { UInt64($0, radix: 16) } })
+            ?? Value(json: object["actual"]).digest
         else {
           throw InputError("--baseline \(url.path):\(lineNumber): not a failing case of results.json")
         }
-        failures[id] = (status, Value(json: object["actual"]).description)
+        failures[id] = (status, digest)
       case .tail:
         tail += line + "\n"
       }
@@ -188,9 +192,9 @@ extension Baseline {
     else {
       throw InputError("--baseline \(url.path): not a results.json document (it does not parse)")
     }
-    guard let schema = root["schema"] as? String, schema == ResultsJSON.schema else {
+    guard let schema = root["schema"] as? String, ResultsJSON.baselineSchemas.contains(schema) else {
       throw InputError("--baseline \(url.path): schema \(root["schema"].map { "\($0)" } ?? "missing"), "
-        + "expected \(ResultsJSON.schema)")
+        + "expected one of " + ResultsJSON.baselineSchemas.sorted().joined(separator: ", "))
     }
     guard let plan = root["plan"] as? [String] else {
       throw InputError("--baseline \(url.path): no \"plan\" (written by an older conformance)")

@@ -104,7 +104,7 @@ public enum ConformanceRun {
                     versions: RunVersions, review: Review, staging: URL) throws -> RunTally {
     let failures = try JSONLinesWriter(url: staging.appendingPathComponent(failureLog),
                                        separator: ResultsJSON.failureSeparator)
-    let tally = RunTally(keepProblems: false, failureSink: failures.append)
+    let tally = RunTally(keepProblems: false, failureSink: ResultsJSON.failureSink(into: failures))
     let console = ConsoleRecorder(totalCases: plan.caseCount)
     let cases = options.record == .all
       ? try JSONLinesWriter(url: staging.appendingPathComponent("cases.jsonl")) : nil

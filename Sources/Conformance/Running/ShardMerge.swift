@@ -18,7 +18,7 @@ public enum ShardMerge {
       let first = shards[0]
       let failures = try JSONLinesWriter(url: staging.appendingPathComponent(ConformanceRun.failureLog),
                                          separator: ResultsJSON.failureSeparator)
-      let tally = RunTally(keepProblems: false, failureSink: failures.append)
+      let tally = RunTally(keepProblems: false, failureSink: ResultsJSON.failureSink(into: failures))
       var info = try first.runInfo(shards: shards, out: directory.url)
       let order = shards.flatMap { shard in shard.steps.map { ($0.index, shard) } }.sorted { $0.0 < $1.0 }
       info.planLines = order.compactMap { index, shard in shard.planLine(forStep: index) }
@@ -214,7 +214,9 @@ final class ShardReport {
     }
     outcome.waiver = object["waiver"] as? String
     outcome.baseline = (object["baseline"] as? String).flatMap(Baseline.Class.init)
-    return CaseResult(id: id, outcome: outcome, json: text, step: object["step"] as? Int)
+    var result = CaseResult(id: id, outcome: outcome, json: text, step: object["step"] as? Int)
+    result.isAbridged = object["actualDigest"] != nil
+    return result
   }
 
   // MARK: What the shard's head says
