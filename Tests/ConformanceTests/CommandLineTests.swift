@@ -253,6 +253,43 @@ struct IsolationTests {
     #expect((summary?["passed"] ?? 0) + (summary?["waived"] ?? 0) == summary?["cases"])
   }
 
+  @Test("in worker processes a baseline classifies, and lists what is not swept, as in-process")
+  func baselineInWorkers() throws {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-baseline-workers-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let selection = ["--locales", "en_US", "--calendars", "gregorian,chinese", "--years", "2012...2012",
+                     "--checks", "leading-blanks,month-days", "--jobs", "2"]
+    let before = scratch.appendingPathComponent("before")
+    _ = try Executable.run(selection + ["--time-zones", "UTC,Asia/Tokyo", "--out", before.path])
+    // What to expect, from the baseline's own failures: UTC's fail again, Tokyo's are not swept.
+    let baselineData = try Data(contentsOf: before.appendingPathComponent("results.json"))
+    let baselineRoot = try JSONSerialization.jsonObject(with: baselineData) as? [String: Any]
+    let baselineIDs = (baselineRoot?["failures"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    let tokyo = baselineIDs.filter { $0.contains("zone=Asia/Tokyo") }.sorted()
+    try #require(!tokyo.isEmpty && tokyo.count < baselineIDs.count)
+
+    var reviews: [[String: Any]] = []
+    for isolation in [[], ["--no-isolation"]] {
+      let out = scratch.appendingPathComponent("after\(isolation.count)")
+      let result = try Executable.run(selection + isolation + [
+        "--time-zones", "UTC", "--baseline", before.appendingPathComponent("results.json").path,
+        "--out", out.path])
+      #expect(result.status == 0, "\(isolation): \(result.error)")
+      let data = try Data(contentsOf: out.appendingPathComponent("results.json"))
+      let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+      let review = (root?["review"] as? [String: Any])?["baseline"] as? [String: Any]
+      reviews.append(try #require(review, "\(isolation)"))
+    }
+    for review in reviews {
+      #expect(review["removed"] as? [String] == tokyo)
+      let classes = review["classes"] as? [String: Int] ?? [:]
+      #expect(classes["still-failing"] == baselineIDs.count - tokyo.count)
+      #expect(classes["removed"] == tokyo.count)
+      #expect(classes.filter { !["still-failing", "removed"].contains($0.key) }.values.allSatisfy { $0 == 0 })
+    }
+  }
+
   /// Processes whose parent is `parent`, read from /proc/<pid>/stat (field 4 is the parent's pid).
   /// The workers are spawned from several threads, so the main thread's `children` list misses them.
   func childProcesses(of parent: Int32) -> [Int32] {

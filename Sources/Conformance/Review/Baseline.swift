@@ -29,6 +29,12 @@ public struct Baseline: Sendable {
   var failures: [String: (status: String, actualDigest: UInt64)]
   var steps: [String: PlanStepSet]
 
+  /// The same baseline without what classifying needs: its path, start and versions, for a
+  /// process that only reports on it.
+  public var withoutTables: Baseline {
+    Baseline(path: path, started: started, versions: versions, failures: [:], steps: [:])
+  }
+
   /// How many cases failed in the baseline.
   public var failureCount: Int { failures.count }
 

@@ -38,7 +38,7 @@ public enum ConformanceRun {
     // Read before any work: bad files exit 2, and a baseline that is the output's own
     // results.json is copied into memory before the run replaces it.
     let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
-    let baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
+    var baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
     let corpus = try Corpus.load(options.request)
     let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard)
     if options.dryRun { return Result(status: .clean, summary: describe(plan, corpus), reason: nil) }
@@ -46,6 +46,11 @@ public enum ConformanceRun {
       throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
         + "--time-zones values together)")
     }
+    // A shard sweeps a slice of the plan: the rest of the baseline is not "removed".
+    let removed = options.shard == nil ? baseline?.removed(from: plan) ?? [] : []
+    // Worker processes classify against their own copy; this one needs only the baseline's
+    // name, and lets the tables go before the sweep (~170 MB for a full night's).
+    if options.workerExecutable != nil { baseline = baseline?.withoutTables }
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions,
                         today: LocalDay.today)
@@ -55,7 +60,8 @@ public enum ConformanceRun {
     do {
       let (cpu, thread, clock) = (ThreadClock.process, ThreadClock.now, ContinuousClock.now)
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
-                            versions: versions, review: review, staging: staging)
+                            versions: versions, review: review, removed: removed,
+                            staging: staging)
       try Interruption.check()
       (timing.sweep, timing.sweepCPU, timing.deliveryCPU) =
         ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu, ThreadClock.now - thread)
@@ -101,7 +107,9 @@ public enum ConformanceRun {
   }
 
   static func sweep(plan: Plan, corpus: Corpus, subject: Subject, options: RunOptions,
-                    versions: RunVersions, review: Review, staging: URL) throws -> RunTally {
+                    versions: RunVersions, review: Review, removed: [String], staging: URL)
+    throws -> RunTally
+  {
     let failures = try JSONLinesWriter(url: staging.appendingPathComponent(failureLog),
                                        separator: ResultsJSON.failureSeparator)
     let tally = RunTally(keepProblems: false, failureSink: ResultsJSON.failureSink(into: failures))
@@ -163,8 +171,7 @@ public enum ConformanceRun {
     summary.waiverMatches = review.matchCounts
     summary.stale = review.unmatched.map { ($0.id, "matched no case of this run") }
       + review.inactive.map { ($0.waiver.id, $0.reason) }
-    // A shard sweeps a slice of the plan: the rest of the baseline is not "removed".
-    if options.shard == nil { summary.removed = review.baseline?.removed(from: plan) ?? [] }
+    summary.removed = removed
     tally.completeReview(summary)
     return tally
   }
