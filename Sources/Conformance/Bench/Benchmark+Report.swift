@@ -22,9 +22,10 @@ extension Benchmark.Report {
   public var lines: [String] {
     var lines = ["bench \(date) on \(machine), \(jobs) workers\(quick ? " (quick: core corpus only)" : "")"]
     for phase in [core] + (full.map { [$0] } ?? []) {
-      lines.append(String(format: "  %@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB, peak so far %4.0f MB",
+      lines.append(String(format: "  %@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB, peak so far %4.0f MB, results.json %.1f MB",
                           phase.name.padding(toLength: 12, withPad: " ", startingAt: 0), phase.cases,
-                          phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB, phase.peakMB))
+                          phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB, phase.peakMB,
+                          phase.resultsMB))
     }
     lines.append("  time split of the \(full == nil ? "core" : "full") sweep (CPU s): "
       + split.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", "))
@@ -52,7 +53,7 @@ extension Benchmark.Report {
         ("loadSeconds", .double(phase.timing.load)), ("sweepSeconds", .double(phase.timing.sweep)),
         ("sweepCPUSeconds", .double(phase.timing.sweepCPU)),
         ("writeSeconds", .double(phase.timing.write)), ("residentMBAfter", .double(phase.residentMB)),
-        ("peakResidentMBSoFar", .double(phase.peakMB)),
+        ("peakResidentMBSoFar", .double(phase.peakMB)), ("resultsJSONMB", .double(phase.resultsMB)),
       ])
     }
     return .object([

@@ -25,6 +25,9 @@ public enum Benchmark {
     /// The process's peak RSS when this phase ended (phases run in order, so it covers
     /// this one and those before it).
     public var peakMB: Double
+    /// The size of the `results.json` it wrote, which a nightly archives and the next night
+    /// reads as its baseline.
+    public var resultsMB: Double
     public var casesPerSecond: Double { wall > 0 ? Double(cases) / wall : 0 }
   }
 
@@ -88,11 +91,16 @@ public enum Benchmark {
       let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
       let result = try ConformanceRun.run(run)
       let memory = ResidentMemory.read()
+      let results = run.out.appendingPathComponent("results.json").path
+      let bytes = (try? FileManager.default.attributesOfItem(atPath: results)[.size] as? Int) ?? 0
       let phase = Phase(name: name, cases: result.cases, wall: (ContinuousClock.now - clock).seconds,
                         cpu: ThreadClock.process - cpu, timing: result.timing,
-                        residentMB: memory.current, peakMB: memory.peak)
-      log(String(format: "%@: %d cases in %.1f s wall, %.1f s CPU (%.0f cases/s), RSS %.0f MB",
-                 name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB))
+                        residentMB: memory.current, peakMB: memory.peak,
+                        resultsMB: Double(bytes) / 1e6)
+      log(String(format: "%@: %d cases in %.1f s wall, %.1f s CPU (%.0f cases/s), RSS %.0f MB, "
+                   + "results.json %.1f MB",
+                 name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB,
+                 phase.resultsMB))
       return phase
     }
 
