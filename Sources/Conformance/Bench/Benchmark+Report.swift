@@ -52,6 +52,8 @@ extension Benchmark.Report {
         ("cpuSeconds", .double(phase.cpu)), ("casesPerSecond", .double(phase.casesPerSecond)),
         ("loadSeconds", .double(phase.timing.load)), ("sweepSeconds", .double(phase.timing.sweep)),
         ("sweepCPUSeconds", .double(phase.timing.sweepCPU)),
+        ("evaluationCPUSeconds", .double(phase.timing.evaluationCPU)),
+        ("deliveryCPUSeconds", .double(phase.timing.deliveryCPU)),
         ("writeSeconds", .double(phase.timing.write)), ("residentMBAfter", .double(phase.residentMB)),
         ("peakResidentMBSoFar", .double(phase.peakMB)), ("resultsJSONMB", .double(phase.resultsMB)),
       ])

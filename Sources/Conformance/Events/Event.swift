@@ -93,6 +93,8 @@ public struct StepResult: Sendable {
   public var counts: StatusCounts
   /// Seconds spent evaluating the step.
   public var duration: Double
+  /// CPU seconds of the thread that evaluated it (the benchmark's split).
+  public var cpu = 0.0
 }
 
 /// Cases per status.

@@ -33,6 +33,8 @@ public final class RunTally: @unchecked Sendable {
   /// Why cases were skipped, with how many.
   public private(set) var skipReasons: [String: Int] = [:]
   public private(set) var elapsed: Double = 0
+  /// CPU seconds the evaluating threads spent on the steps recorded here (in-process runs).
+  public private(set) var evaluationCPU = 0.0
   /// Cases per baseline class (empty without a baseline).
   public private(set) var baselineCounts: [Baseline.Class: Int] = [:]
   /// Failures no waiver explains that are new (see `Outcome.isNewFailure`).
@@ -88,6 +90,7 @@ public final class RunTally: @unchecked Sendable {
         break
       }
     case .stepEnded(let step):
+      evaluationCPU += step.cpu
       steps.append(Step(index: step.index, check: step.check, name: step.name, counts: step.counts,
                         duration: step.duration,
                         examples: pendingExamples + (pendingWaived.map { [$0] } ?? []),

@@ -79,7 +79,8 @@ public enum Worker {
       }
     }
     tally.record(Event(.stepEnded(StepResult(index: step.index, check: check, name: step.name,
-                                             counts: outcome.counts, duration: outcome.duration))))
+                                             counts: outcome.counts, duration: outcome.duration,
+                                             cpu: outcome.cpu))))
     let summary = JSONValue.object([
       ("step", .int(step.index)),
       ("counts", .array([outcome.counts.passed, outcome.counts.failed, outcome.counts.errored,

@@ -24,6 +24,9 @@ public enum ConformanceRun {
     public var sweepCPU = 0.0
     /// CPU seconds of the calling thread during the sweep: receiving and recording results.
     public var deliveryCPU = 0.0
+    /// CPU seconds of the threads evaluating steps, summed over steps (in-process runs; a
+    /// worker process's are its own).
+    public var evaluationCPU = 0.0
     public var write = 0.0
   }
 
@@ -62,6 +65,7 @@ public enum ConformanceRun {
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
                             versions: versions, review: review, removed: removed,
                             staging: staging)
+      timing.evaluationCPU = tally.evaluationCPU
       try Interruption.check()
       (timing.sweep, timing.sweepCPU, timing.deliveryCPU) =
         ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu, ThreadClock.now - thread)

@@ -64,7 +64,7 @@ public struct Runner: Sendable {
       for caseResult in result.cases { handler(Event(.caseEnded(caseResult))) }
       handler(Event(.stepEnded(StepResult(
         index: step.index, check: checks[step.checkIndex].id, name: step.name, counts: result.counts,
-        duration: result.duration))))
+        duration: result.duration, cpu: result.cpu))))
     }
     finished.wait()
   }
@@ -94,6 +94,8 @@ public struct Runner: Sendable {
     var cases: [CaseResult]
     var counts: StatusCounts
     var duration: Double
+    /// The evaluating thread's CPU seconds.
+    var cpu = 0.0
   }
 
   /// Evaluates a case and, when it fails and `triage` is given, classifies the failure by
@@ -118,7 +120,7 @@ public struct Runner: Sendable {
                        triage: EvaluationContext? = nil, review: Review? = nil,
                        renderAll: Bool = false) -> StepOutcome
   {
-    let clock = ContinuousClock.now
+    let (clock, cpu) = (ContinuousClock.now, ThreadClock.now)
     var counts = StatusCounts()
     let cases = step.cases().map { id in
       var outcome = evaluate(id, check: check, context: context, triage: triage)
@@ -131,7 +133,8 @@ public struct Runner: Sendable {
       return result
     }
     let elapsed = ContinuousClock.now - clock
-    return StepOutcome(cases: cases, counts: counts, duration: elapsed.seconds)
+    return StepOutcome(cases: cases, counts: counts, duration: elapsed.seconds,
+                       cpu: ThreadClock.now - cpu)
   }
 }
 
