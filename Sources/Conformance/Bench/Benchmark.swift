@@ -66,12 +66,15 @@ public enum Benchmark {
     /// the oracle come from the subject-only loop, which evaluates each case once, as a check
     /// does (the oracle: evaluation minus the subject's calls); what the sweep's threads add
     /// to that (triage of failures, waivers and baseline, rendering failures as JSON) is
-    /// their evaluation CPU minus the loop's; the engine is the sweep's CPU minus its
-    /// threads' evaluation and delivery. The parts add up to the sweep's CPU plus writing.
+    /// their evaluation CPU minus the loop's, a difference between two runs that carries
+    /// their noise (on a shared machine it can read below zero); the engine is the sweep's
+    /// CPU minus its threads' evaluation and delivery. The parts add up to the sweep's CPU
+    /// plus writing.
     public var split: [(String, Double)] {
       let timing = measured.timing
       return [("subject", subjectCPU), ("oracle and check logic", evaluateCPU - subjectCPU),
-              ("triage, review and JSON on the threads", timing.evaluationCPU - evaluateCPU),
+              ("the threads beyond the loop (triage, review, JSON; ± the runs' noise)",
+               timing.evaluationCPU - evaluateCPU),
               ("engine", timing.sweepCPU - timing.deliveryCPU - timing.evaluationCPU),
               ("reporting", timing.deliveryCPU + timing.write)]
     }

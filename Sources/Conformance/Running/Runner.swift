@@ -127,7 +127,9 @@ public struct Runner: Sendable {
       review?.apply(id, &outcome)
       counts.add(outcome.status)
       var result = CaseResult(id: id, outcome: outcome, step: step.index)
-      if renderAll || (outcome.status != .passed && outcome.status != .skipped) {
+      // Waived cases are left to delivery: most are abridged there (`ResultsJSON.abridges`),
+      // and a worker process renders whatever it sends.
+      if renderAll || ![.passed, .skipped, .waived].contains(outcome.status) {
         result.json = ResultsJSON.caseJSON(result).rendered(indent: nil)
       }
       return result
