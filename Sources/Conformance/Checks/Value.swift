@@ -36,8 +36,5 @@ public indirect enum Value: Sendable, Equatable, CustomStringConvertible {
 
 extension UInt64 {
   /// Sixteen lowercase hex digits, as `results.json` writes a value's digest.
-  var digestText: String {
-    let digits = String(self, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-  }
+  var digestText: String { String(self, radix: 16).leftPadded(to: 16) }
 }
