@@ -316,7 +316,7 @@ final class ShardReport {
     review.waiverFile = (self.review["waivers"] as? [String: Any])?["file"] as? String
     if let baseline = self.review["baseline"] as? [String: Any], let path = baseline["path"] as? String {
       review.baseline = Baseline(path: path, started: baseline["started"] as? String ?? "?",
-                                 versions: baseline["versions"] as? String ?? "?", failures: [:], steps: [:])
+                                 versions: baseline["versions"] as? String ?? "?")
     }
     info.review = review
     return info
