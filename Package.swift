@@ -23,9 +23,15 @@ let package = Package(
       dependencies: ["CICU"],
       linkerSettings: [.linkedLibrary("dl")]
     ),
+    // Link-only as well: zlib for the gzip-compressed JSON Lines of the results.
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     .target(name: "PickerLogic"),
     .target(name: "ICUOracle", dependencies: ["ICUShim"]),
-    .target(name: "Conformance", dependencies: ["PickerLogic", "ICUOracle"]),
+    .target(name: "Conformance", dependencies: ["PickerLogic", "ICUOracle", "CZlib"]),
     // The `conformance` command. Its module gets its own name: a module `conformance` cannot
     // import the library `Conformance` (the names differ only in case).
     .executableTarget(name: "ConformanceCLI", dependencies: ["Conformance"],

@@ -13,7 +13,8 @@ enum Help {
   static let text = """
     OVERVIEW: Sweeps the date-picker logic of the seeds (PickerLogic, on Foundation) across
     locales, calendars, first weekdays and time zones, and checks every answer against the
-    system ICU (libicu). Writes results.json, junit.xml and index.html.
+    system ICU (libicu). Writes results.json (with cases.jsonl.gz and steps.jsonl.gz),
+    junit.xml and index.html.
 
     \(usage)
 
@@ -37,8 +38,8 @@ enum Help {
                               zone) (default: shapes for core zones, all otherwise)
       --out <dir>             where reports go; replaced only by a run that finishes
                               (default: Reports/latest)
-      --record <what>         failures, or all (adds cases.jsonl) (default: failures)
-      --baseline <file>       a previous results.json: classify every case as new-failure,
+      --record <what>         failures, or all (cases.jsonl.gz holds every case) (default: failures)
+      --baseline <file>       a previous results.json (or its directory): classify every case as new-failure,
                               fixed, still-failing, changed, new-case or removed
       --waivers <file|none>   known differences (default: Corpora/known-differences.json)
       --fail-on <rule>        new, unexpected (new failures and unexpected passes), any or

@@ -24,7 +24,7 @@ do {
   case .help:
     print(Help.text)
   case .version:
-    print("conformance 0.1.0 (\(ResultsJSON.schema))")
+    print("conformance 0.1.0 (\(RunRecord.schema))")
   case .explain(let caseID, let corpora):
     let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora)
     print(lines.joined(separator: "\n"))

@@ -16,11 +16,11 @@ struct EngineTests {
       return calendar.component(.weekday, from: first) - 1
     }
     let tally = sweep(corpus, checks: ["leading-blanks"], subject: mutant)
-    let failing = tally.problems.filter { $0.outcome.status == .failed }
+    let failing = tally.problems.filter { $0.status == .failed }
     #expect(!failing.isEmpty)
     // With firstWeekday 1 the mutant computes the right thing: it must never fail there.
-    #expect(failing.allSatisfy { $0.id.firstWeekday != .fixed(1) })
-    #expect(Set(failing.compactMap(\.id.firstWeekday)) == Set((2...7).map { .fixed($0) }))
+    #expect(failing.allSatisfy { $0.id.firstWeekday != FirstWeekdaySetting.fixed(1) })
+    #expect(Set(failing.compactMap { $0.id.firstWeekday }) == Set((2...7).map { FirstWeekdaySetting.fixed($0) }))
   }
 
   @Test("symbols that are not rotated fail weekday-symbols exactly where the first day is not Sunday")

@@ -20,12 +20,12 @@ struct FullCorpusTests {
     let hebrew = try smallCorpus(calendars: ["hebrew"], zones: ["UTC"], years: 2022...2022)
     for month in ["2022-01-03", "2022-02-02", "2022-03-04"] {
       let outcome = try evaluate("month-paging|calendar=hebrew|zone=UTC|month=\(month)", corpus: hebrew)
-      #expect(outcome.status == .passed, "\(month): \(outcome.actual)")
+      #expect(outcome.verdict == .passed, "\(month): \(outcome.actual)")
     }
     let chinese = try smallCorpus(calendars: ["chinese"], zones: ["Asia/Shanghai"], years: 1995...1995)
     let leap = try evaluate("month-paging|calendar=chinese|zone=Asia/Shanghai|month=1995-09-25",
                             corpus: chinese)
-    #expect(leap.status == .passed, "\(leap.actual)")
+    #expect(leap.verdict == .passed, "\(leap.actual)")
     let month = chinese.monthTables["chinese"]?.month(startingOn: LocalDay(year: 1995, month: 9, day: 25))
     #expect(month?.isLeapMonth == true && month?.month == 7)  // the leap 8th (0-based 7)
   }
@@ -35,14 +35,14 @@ struct FullCorpusTests {
     let corpus = try smallCorpus(locales: ["th_TH", "ar_EG", "en_US"],
                                  calendars: ["gregorian", "buddhist"], zones: ["UTC"])
     let thai = try evaluate("date-text|locale=th_TH|calendar=buddhist|variant=field-iso8601", corpus: corpus)
-    #expect(thai.status == .failed)
+    #expect(thai.verdict == .failed)
     #expect(thai.pattern == "field-iso8601: field text is not the ISO 8601 date")
     let arabic = try evaluate("date-text|locale=ar_EG|calendar=gregorian|variant=field-iso8601", corpus: corpus)
     #expect(arabic.pattern == "field-iso8601: field text has non-ASCII digits")
     let english = try evaluate("date-text|locale=en_US|calendar=gregorian|variant=field-iso8601", corpus: corpus)
-    #expect(english.status == .passed)
+    #expect(english.verdict == .passed)
     // Against ICU's own yyyy-MM-dd in the same locale, the seed's text is faithful.
-    #expect(try evaluate("date-text|locale=th_TH|calendar=buddhist|variant=field", corpus: corpus).status == .passed)
+    #expect(try evaluate("date-text|locale=th_TH|calendar=buddhist|variant=field", corpus: corpus).verdict == .passed)
   }
 
   @Test("mutants of the new checks are caught", arguments: ["days-by-seconds", "nights-by-seconds",
@@ -102,9 +102,9 @@ struct FullCorpusTests {
     #expect(calendars["gregorian"]?.contains("month-days") == true)
     let outcome = try evaluate("calendar-invariants|calendar=bangla|variant=year-2020", corpus: corpus)
     withKnownIssue("Foundation's bangla calendar has no month interval on this toolchain") {
-      #expect(outcome.status == .passed, "\(outcome.actual)")
+      #expect(outcome.verdict == .passed, "\(outcome.actual)")
     }
-    #expect(try evaluate("calendar-invariants|calendar=gregorian|variant=year-2020", corpus: corpus).status == .passed)
+    #expect(try evaluate("calendar-invariants|calendar=gregorian|variant=year-2020", corpus: corpus).verdict == .passed)
   }
 }
 
@@ -112,13 +112,13 @@ struct FullCorpusTests {
 @Suite("Triage on hand-picked cases")
 struct TriageTests {
   func outcome(_ text: String, locales: [String] = ["en_US"], calendars: [String],
-               zones: [String], years: ClosedRange<Int>) throws -> Outcome {
+               zones: [String], years: ClosedRange<Int>) throws -> CaseRecord {
     let corpus = try smallCorpus(locales: locales, calendars: calendars, zones: zones, years: years)
     let id = try CaseID(parsing: text)
     let check = try #require(CheckCatalog.check(id.check))
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: .pickerLogic)
     try #require(triage != nil, "Foundation's ICU is needed for triage")
-    return Runner.evaluate(id, check: check, context: context, triage: triage)
+    return Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
   }
 
   @Test("Triage reuses the subject's answers for equal arguments and asks it the rest", arguments: [
@@ -139,26 +139,31 @@ struct TriageTests {
       calls.withLock { $0 += 1 }
       return Subject.pickerLogic.closes(old, new, calendar)
     }
-    func counting(_ evaluate: () -> Outcome) -> (Outcome, Int) {
+    func counting(_ evaluate: () -> CaseRecord) -> (CaseRecord, Int) {
       calls.withLock { $0 = 0 }
       let outcome = evaluate()
       return (outcome, calls.withLock { $0 })
     }
     let libicuContext = EvaluationContext(corpus: corpus, subject: subject)
     let triageContext = try #require(EvaluationContext(forTriage: corpus, subject: subject))
-    let (_, first) = counting { Runner.evaluate(id, check: check, context: libicuContext) }
-    let (_, triageAlone) = counting { Runner.evaluate(id, check: check, context: triageContext) }
+    let (_, first) = counting {
+      Runner.evaluate(id, step: 0, check: check, context: libicuContext, triage: nil)
+    }
+    let (_, triageAlone) = counting {
+      Runner.evaluate(id, step: 0, check: check, context: triageContext, triage: nil)
+    }
     // Separate contexts: triage asks the subject everything again.
     let (reference, _) = counting {
-      Runner.evaluate(id, check: check, context: libicuContext, triage: triageContext)
+      Runner.evaluate(id, step: 0, check: check, context: libicuContext, triage: triageContext)
     }
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
-    let (kept, both) = counting { Runner.evaluate(id, check: check, context: context, triage: triage) }
+    let (kept, both) = counting {
+      Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    }
 
-    #expect(reference.status == .failed && kept.status == .failed)
-    #expect(kept.triage == reference.triage)
-    #expect(kept.triageExpected == reference.triageExpected)
-    #expect(kept.actual == reference.actual && kept.expected == reference.expected)
+    #expect(reference.outcome.verdict == .failed && kept.outcome.verdict == .failed)
+    #expect(kept.review == reference.review)
+    #expect(kept.outcome == reference.outcome)
     let askedAgain = both - first
     if triageSeesOtherInstants {
       #expect(askedAgain > 0 && askedAgain < triageAlone, "\(askedAgain) of \(triageAlone)")
@@ -172,30 +177,31 @@ struct TriageTests {
     let result = try outcome("weekday-symbols|locale=zh_CN|calendar=gregorian|fw=own",
                              locales: ["zh_CN"], calendars: ["gregorian"], zones: ["UTC"],
                              years: 2020...2020)
-    #expect(result.triage == .dataDrift)
-    #expect(result.triageExpected == result.actual)
+    #expect(result.review.triage == .dataDrift)
+    #expect(result.review.triageExpected == result.outcome.actual)
   }
 
   @Test("St_Johns 1987-10: both ICUs keep the split 24th one day; Foundation does not")
   func logicDefect() throws {
     let result = try outcome("same-day-closing|calendar=gregorian|zone=America/St_Johns|month=1987-10-01",
                              calendars: ["gregorian"], zones: ["America/St_Johns"], years: 1987...1987)
-    #expect(result.triage == .logicDefect)
-    #expect(result.triageExpected == result.expected)
+    #expect(result.review.triage == .logicDefect)
+    #expect(result.review.triageExpected == result.outcome.expected)
   }
 
   @Test("Amete Alem read as Gregorian: both ICUs know the calendar")
   func ameteAlem() throws {
     let result = try outcome("leading-blanks|calendar=ethiopic-amete-alem|fw=1|zone=UTC|month=2022-01-09",
                              calendars: ["ethiopic-amete-alem"], zones: ["UTC"], years: 2022...2022)
-    #expect(result.triage == .logicDefect)
+    #expect(result.review.triage == .logicDefect)
   }
 
   @Test("Dangi in bn_BD: the ICUs disagree on digits and Foundation prints Gregorian")
   func unclassified() throws {
     let result = try outcome("date-text|locale=bn_BD|calendar=dangi|variant=field",
                              locales: ["bn_BD"], calendars: ["dangi"], zones: ["UTC"], years: 2019...2026)
-    #expect(result.triage == .unclassified)
-    #expect(result.triageExpected != result.expected && result.triageExpected != result.actual)
+    #expect(result.review.triage == .unclassified)
+    #expect(result.review.triageExpected != result.outcome.expected
+      && result.review.triageExpected != result.outcome.actual)
   }
 }

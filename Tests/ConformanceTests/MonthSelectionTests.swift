@@ -38,7 +38,7 @@ struct MonthSelectionTests {
     let controls = Dictionary(corpus.zones.filter(\.sweepsEveryMonth).map { ($0.standardOffset, $0.id) },
                               uniquingKeysWith: { a, _ in a })
     #expect(controls[offsets["America/Sao_Paulo"] ?? 0] == "Etc/GMT+3")
-    let key = { (result: CaseResult, zone: String) in
+    let key = { (result: CaseRecord, zone: String) in
       "\(result.id.check)|\(result.id.calendar ?? "")|\(zone)|\(result.id.month.map(\.description) ?? "")|\(result.outcome.pattern)"
     }
     let found = Set(wide.problems.map { key($0, $0.id.zone ?? "") })
@@ -84,10 +84,13 @@ struct EquivalentMonthTests {
     request.exhaustive = true
     let exhaustive = try Corpus.load(request)
     let plan = Plan.make(corpus: exhaustive, checks: CheckCatalog.all.filter { checks.contains($0.id) })
-    let results = Mutex([String: CaseResult]())
-    Runner(plan: plan, corpus: exhaustive, subject: .pickerLogic, workers: 2).run { event in
-      if case .caseEnded(let result) = event.kind {
-        results.withLock { $0[result.id.description] = result }
+    let results = Mutex([String: CaseRecord]())
+    var runner = Runner(plan: plan, corpus: exhaustive, subject: .pickerLogic, workers: 2)
+    runner.recordAll = true
+    runner.run { event in
+      guard case .stepEnded(let step) = event.kind else { return }
+      results.withLock { results in
+        for result in step.cases { results[result.id.description] = result }
       }
     }
     let all = results.withLock { $0 }
@@ -109,8 +112,8 @@ struct EquivalentMonthTests {
           }
           compared += 1
           let (a, b) = (result.outcome, other.outcome)
-          if a.status != b.status || a.expected != b.expected || a.actual != b.actual {
-            differences.append("\(result.id): \(a.status) \(a.actual) vs \(owner): \(b.status) \(b.actual)")
+          if a.verdict != b.verdict || a.expected != b.expected || a.actual != b.actual {
+            differences.append("\(result.id): \(a.verdict) \(a.actual) vs \(owner): \(b.verdict) \(b.actual)")
           }
         }
       }

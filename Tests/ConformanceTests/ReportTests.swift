@@ -12,34 +12,35 @@ struct ReportTests {
     let corpus = try smallCorpus(locales: ["zh_CN", "en_US"], calendars: ["gregorian", "hebrew"],
                                  zones: ["UTC", "America/St_Johns"], years: 1987...1987)
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
-    let tally = RunTally()
+    let recorder = RunRecorder()
     let info = RunInfo(
-      arguments: ["--years", "1987...1987"], options: [("years", "1987...1987")],
+      arguments: ["--years", "1987...1987"], options: [.init("years", "1987...1987")],
       versions: try RunVersions.current(), coverage: plan.coverage, transitionsByKind: [:],
-      checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(), subject: "PickerLogic")
-    tally.record(Event(.runStarted(info)))
-    Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: 2).run { tally.record($0) }
-    tally.record(Event(.runEnded(elapsed: 1.5)))
-    return tally
+      checks: plan.checks.map { .init(id: $0.id, summary: $0.summary) }, started: Date(),
+      subject: "PickerLogic")
+    recorder.record(Event(.runStarted(info)))
+    Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: 2).run { recorder.record($0) }
+    recorder.record(Event(.runEnded(elapsed: 1.5)))
+    return recorder.tally
   }
 
-  @Test("results.json parses and its counts add up")
+  @Test("results.json reads back, and its counts add up")
   func resultsJSON() throws {
     let tally = try finishedTally()
-    let text = ResultsJSON.document(tally, recordedCases: nil).rendered()
-    let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    #expect(json["schema"] as? String == ResultsJSON.schema)
-    let summary = try #require(json["summary"] as? [String: Int])
-    #expect(summary["cases"] == summary["passed"]! + summary["failed"]! + summary["errored"]!
-      + summary["skipped"]!)
-    let checks = try #require(json["checks"] as? [[String: Any]])
-    #expect(checks.map { $0["cases"] as! Int }.reduce(0, +) == summary["cases"])
-    let failures = try #require(json["failures"] as? [[String: Any]])
-    #expect(failures.count == summary["failed"]! + summary["errored"]!)
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-results-\(getpid())-\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try ResultsJSON.write(tally, files: .init(steps: "s", cases: "c", casesHold: "not-passing"),
+                          to: url)
+    let record = try ResultsDirectory(url, role: "test", as: RunRecord.self).record
+    #expect(record.schema == RunRecord.schema)
+    let summary = record.summary
+    #expect(summary.total == summary.passed + summary.failed + summary.errored + summary.skipped)
+    #expect(record.checks.map(\.counts.total).reduce(0, +) == summary.total)
+    #expect(tally.problems.count == summary.failed + summary.errored)
     // zh_CN's first day differs (CLDR 42 vs 46), so there is at least that failure.
-    #expect(failures.contains { ($0["id"] as? String)?.contains("locale=zh_CN") == true })
-    let versions = try #require(json["versions"] as? [String: Any])
-    #expect((versions["oracle"] as? [String: Any])?["cldr"] as? String != nil)
+    #expect(tally.problems.contains { $0.id.locale == "zh_CN" })
+    #expect(record.run.versions.oracle.cldr.hasPrefix("42"))
   }
 
   @Test("junit.xml parses, and its totals match results.json's testcase grouping")
@@ -100,14 +101,14 @@ struct ReportBoundsTests {
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all.filter {
       ["weekday-symbols", "leading-blanks"].contains($0.id)
     })
-    let tally = RunTally(keepProblems: false)
-    tally.record(Event(.runStarted(RunInfo(
+    let recorder = RunRecorder(keepProblems: false)
+    recorder.record(Event(.runStarted(RunInfo(
       arguments: [], options: [], versions: try RunVersions.current(), coverage: plan.coverage,
-      transitionsByKind: [:], checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(),
-      subject: "mutant"))))
-    Runner(plan: plan, corpus: corpus, subject: mutant, workers: 2).run { tally.record($0) }
-    tally.record(Event(.runEnded(elapsed: 1)))
-    return tally
+      transitionsByKind: [:], checks: plan.checks.map { .init(id: $0.id, summary: $0.summary) },
+      started: Date(), subject: "mutant"))))
+    Runner(plan: plan, corpus: corpus, subject: mutant, workers: 2).run { recorder.record($0) }
+    recorder.record(Event(.runEnded(elapsed: 1)))
+    return recorder.tally
   }
 
   @Test("the HTML page stays small however many cases fail")

@@ -37,10 +37,14 @@ struct ReviewTests {
     return subject
   }
 
-  func failures(_ url: URL) throws -> [[String: Any]] {
-    let data = try Data(contentsOf: url.appendingPathComponent("results.json"))
-    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    return try #require(root["failures"] as? [[String: Any]])
+  /// The cases that did not pass, as the results record them.
+  func failures(_ url: URL) throws -> [CaseRecord] {
+    try recordedCases(url).filter { $0.status != .passed && $0.status != .skipped }
+  }
+
+  /// A case's first-weekday dimension as its id writes it (`fw=2`).
+  func weekday(_ record: CaseRecord) -> String {
+    record.id.firstWeekday.map { "fw=\($0)" } ?? "?"
   }
 
   @Test("every baseline class, and removed cases come from coverage, not fixes")
@@ -62,10 +66,9 @@ struct ReviewTests {
 
     var classes: [String: Set<String>] = [:]
     for failure in try failures(second) {
-      let id = failure["id"] as? String ?? ""
-      let key = id.hasPrefix("weekday-symbols") ? "symbols"
-        : (id.contains("month=2022") ? "2022" : "fw=" + (failure["dimensions"] as? [String: String] ?? [:])["fw", default: "?"])
-      classes[key, default: []].insert(failure["baseline"] as? String ?? "none")
+      let key = failure.id.check == "weekday-symbols" ? "symbols"
+        : (failure.id.month?.gregorian.year == 2022 ? "2022" : weekday(failure))
+      classes[key, default: []].insert(failure.review.baseline?.rawValue ?? "none")
     }
     #expect(classes["fw=2"] == ["still-failing"])
     #expect(classes["fw=3"] == ["still-failing"])
@@ -73,16 +76,13 @@ struct ReviewTests {
     #expect(classes["symbols"] == ["new-failure"])
     #expect(classes["2022"] == ["new-case"])
 
-    let data = try Data(contentsOf: second.appendingPathComponent("results.json"))
-    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    let review = try #require(root["review"] as? [String: Any])
-    let baseline = try #require(review["baseline"] as? [String: Any])
-    let counts = try #require(baseline["classes"] as? [String: Int])
+    let record = try runRecord(second)
     // fw 5…7 in the 12 months of 2021 in UTC: fixed only where the baseline failed there.
-    #expect((counts["fixed"] ?? 0) > 0)
+    #expect((record.baselineClasses["fixed"] ?? 0) > 0)
     // Tehran's failures are not swept now: removed, never fixed.
-    let removed = try #require(baseline["removed"] as? [String])
+    let removed = record.run.review.removed
     #expect(!removed.isEmpty && removed.allSatisfy { $0.contains("zone=Asia/Tehran") })
+    #expect(record.baselineClasses["removed"] == removed.count)
   }
 
   @Test("waived cases past their cluster's examples are abridged, and still classify as a baseline")
@@ -98,23 +98,21 @@ struct ReviewTests {
     var before = options(out: first, zones: ["UTC"], years: 2019...2022)
     before.waivers = waivers
     _ = try ConformanceRun.run(before, subject: blanks(ignoring: [2, 3, 4]))
-    let waived = try failures(first).filter { $0["status"] as? String == "waived" }
+    let waived = try failures(first).filter { $0.status == .waived }
     let clusters = Dictionary(grouping: waived) {
-      "\($0["triage"] ?? "-") \($0["pattern"] ?? "-")"
+      "\($0.review.triage?.rawValue ?? "-") \($0.outcome.pattern)"
     }
     for (cluster, cases) in clusters {
       // The first eight in plan order are whole (the reports' examples), the rest abridged.
-      let whole = cases.map { $0["actual"] != nil }
+      let whole = cases.map { !$0.isAbridged }
       #expect(whole == (0..<cases.count).map { $0 < FailureCluster.examplesKept }, "\(cluster)")
       for abridged in cases.dropFirst(FailureCluster.examplesKept) {
-        #expect(abridged["expected"] == nil && abridged["detail"] == nil)
-        #expect((abridged["actualDigest"] as? String)?.count == 16)
-        #expect(abridged["waiver"] as? String == "known")
+        #expect(abridged.outcome.expected == .null && abridged.outcome.detail.isEmpty)
+        #expect(abridged.actualDigest?.count == 16)
+        #expect(abridged.review.waiver == "known")
       }
     }
-    let abridgedWeekdays = Set(waived.filter { $0["actualDigest"] != nil }.compactMap {
-      ($0["id"] as? String)?.split(separator: "|").first { $0.hasPrefix("fw=") }.map(String.init)
-    })
+    let abridgedWeekdays = Set(waived.filter(\.isAbridged).map(weekday))
     try #require(abridgedWeekdays == ["fw=2", "fw=3", "fw=4"], "\(clusters.mapValues(\.count))")
 
     // Now fw 2 and 3 fail as before and fw 4 differently: the baseline tells them apart
@@ -125,8 +123,7 @@ struct ReviewTests {
     _ = try ConformanceRun.run(after, subject: blanks(ignoring: [2, 3], offByOne: [4]))
     var classes: [String: Set<String>] = [:]
     for failure in try failures(second) {
-      let weekday = (failure["id"] as? String)?.split(separator: "|").first { $0.hasPrefix("fw=") }
-      classes[weekday.map(String.init) ?? "?", default: []].insert(failure["baseline"] as? String ?? "none")
+      classes[weekday(failure), default: []].insert(failure.review.baseline?.rawValue ?? "none")
     }
     #expect(classes["fw=2"] == ["still-failing"])
     #expect(classes["fw=3"] == ["still-failing"])
@@ -164,16 +161,13 @@ struct ReviewTests {
     var run = options(out: out, zones: ["UTC"], years: 2021...2021)
     run.waivers = file
     let result = try ConformanceRun.run(run, subject: blanks(ignoring: [2, 3]))
-    let byID = Dictionary(grouping: try failures(out), by: { $0["waiver"] as? String ?? "none" })
-    #expect(byID["fw2"]?.allSatisfy { $0["status"] as? String == "waived" } == true)
-    #expect(byID["gone"]?.map { $0["status"] as? String } == ["unexpected-pass"])
+    let byID = Dictionary(grouping: try failures(out), by: { $0.review.waiver ?? "none" })
+    #expect(byID["fw2"]?.allSatisfy { $0.status == .waived } == true)
+    #expect(byID["gone"]?.map(\.status) == [.unexpectedPass])
     // The expired waiver explains nothing: fw 3 failures are plain failures.
-    #expect(byID["none"]?.contains { ($0["id"] as? String)?.contains("fw=3") == true } == true)
-    let data = try Data(contentsOf: out.appendingPathComponent("results.json"))
-    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    let stale = ((root["review"] as? [String: Any])?["waivers"] as? [String: Any])?["stale"]
-      as? [[String: String]]
-    #expect(Set(stale?.compactMap { $0["id"] } ?? []) == ["old", "nothing"])
+    #expect(byID["none"]?.contains { $0.id.firstWeekday == .fixed(3) } == true)
+    let stale = try runRecord(out).run.review.stale
+    #expect(Set(stale.map(\.id)) == ["old", "nothing"])
     #expect(result.status == .unexpected)  // fw 3 failures and one unexpected pass
   }
 
@@ -200,19 +194,58 @@ struct ReviewTests {
     _ = try ConformanceRun.run(options(out: out, zones: ["UTC"], years: 2021...2021),
                                subject: blanks(ignoring: [2]))
     let text = try String(contentsOf: out.appendingPathComponent("results.json"), encoding: .utf8)
-    let truncated = temporary("truncated.json")
-    try Data(text.prefix(text.count / 2).utf8).write(to: truncated)
+    let truncated = temporary("truncated")
+    try FileManager.default.copyItem(at: out, to: truncated)
+    defer { try? FileManager.default.removeItem(at: truncated) }
+    try Data(text.prefix(text.count / 2).utf8).write(to: truncated.appendingPathComponent("results.json"))
     #expect(throws: InputError.self) { _ = try Baseline.load(truncated) }
-    // Schema 1 (values never abridged) is still a baseline.
-    let older = temporary("schema1.json")
-    try Data(text.replacingOccurrences(of: ResultsJSON.schema, with: "conformance-results/1").utf8)
-      .write(to: older)
-    #expect(try Baseline.load(older).failureCount > 0)
+    // A cases file cut inside a record names the file and the line the record starts on.
+    let cases = try recordedCases(out)
+    #expect(cases.count > 2)
+    let lines = try cases.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    try FileManager.default.removeItem(at: truncated.appendingPathComponent("results.json"))
+    try Data(text.utf8).write(to: truncated.appendingPathComponent("results.json"))
+    try FileManager.default.removeItem(at: truncated.appendingPathComponent("cases.jsonl.gz"))
+    let cut = lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(lines[2].count / 2)
+    try Data(cut.utf8).write(to: truncated.appendingPathComponent("cases.jsonl"))
+    #expect {
+      _ = try Baseline.load(truncated)
+    } throws: { ($0 as? InputError)?.message.contains("cases.jsonl:3: truncated") == true }
     let foreign = temporary("foreign.json")
-    try Data(text.replacingOccurrences(of: ResultsJSON.schema, with: "other/9").utf8).write(to: foreign)
+    try Data(text.replacingOccurrences(of: RunRecord.schema, with: "other/9").utf8).write(to: foreign)
     #expect {
       _ = try Baseline.load(foreign)
     } throws: { ($0 as? InputError)?.message.contains("schema other/9") == true }
+  }
+
+  @Test("a schema-2 results.json (one document) is read once more as a baseline")
+  func legacyBaseline() throws {
+    // Written as conformance 0.2 wrote it: the plan's encoded steps and the failures inline,
+    // one whole (its actual value) and one abridged (its digest).
+    let whole = "leading-blanks|calendar=gregorian|fw=2|zone=UTC|month=2021-03-01"
+    let abridged = "leading-blanks|calendar=gregorian|fw=2|zone=UTC|month=2021-04-01"
+    let legacy = temporary("schema2.json")
+    try Data("""
+      {"schema": "conformance-results/2", "run": {"started": "2026-11-29T23:55:00Z"},
+       "versions": {"oracle": {"icu": "72.1.0"}, "subject": {"icu": "76.1.0"}},
+       "plan": ["leading-blanks|calendar=gregorian|zone=UTC\\t2\\t\\t"],
+       "failures": [
+        {"id": "\(whole)", "status": "failed", "actual": 3, "expected": 1},
+        {"id": "\(abridged)", "status": "waived", "actualDigest": "\(Value.int(5).digestText)"},
+        {"id": "weekday-symbols|locale=en_US|calendar=gregorian|fw=1", "status": "unexpected-pass"}
+       ]}
+      """.utf8).write(to: legacy)
+    let baseline = try Baseline.load(legacy)
+    #expect(baseline.failureCount == 2)
+    #expect(baseline.started == "2026-11-29T23:55:00Z")
+    func record(_ text: String, actual: Value) throws -> CaseRecord {
+      CaseRecord(id: try CaseID(parsing: text), step: 0,
+                 outcome: Outcome(verdict: .failed, expected: .int(1), actual: actual))
+    }
+    #expect(baseline.classify(try record(whole, actual: .int(3))) == .stillFailing)
+    #expect(baseline.classify(try record(whole, actual: .int(4))) == .changed)
+    #expect(baseline.classify(try record(abridged, actual: .int(5))) == .stillFailing)
+    #expect(baseline.classify(try record(abridged, actual: .int(6))) == .changed)
   }
 
   @Test("each --fail-on rule", arguments: FailOn.allCases)
@@ -236,5 +269,80 @@ struct GlobTests {
   ])
   func glob(pattern: String, value: String, matches: Bool) {
     #expect(Glob(pattern).matches(value) == matches)
+  }
+}
+
+/// A results directory is data for any JSON tool: re-serialized, pretty-printed, its keys
+/// reordered or filtered by `jq`, it must still be the same baseline.
+@Suite("Results files through other JSON tools")
+struct ResultsSerializationTests {
+  /// Runs `command` with `arguments`, its stdin from `input` and stdout into `output`.
+  func shell(_ script: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "set -e; " + script]
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    try #require(process.terminationStatus == 0, "\(script): \(message)")
+  }
+
+  @Test("compact, pretty-printed, key-reordered and jq-filtered copies classify as the original")
+  func reserializedBaselines() throws {
+    let review = ReviewTests()
+    let scratch = review.temporary("serialized")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let original = scratch.appendingPathComponent("original")
+    // UTC and Tehran in 2021, first weekdays 2…7 wrong: failures the next run fixes, keeps,
+    // changes, and no longer sweeps.
+    _ = try ConformanceRun.run(review.options(out: original, zones: ["UTC", "Asia/Tehran"], years: 2021...2021),
+                               subject: review.blanks(ignoring: Set(2...7)))
+    let (results, cases, steps) = ("results.json", "cases.jsonl.gz", "steps.jsonl.gz")
+    func copy(_ name: String, results resultsFilter: String, lines linesFilter: String) throws -> URL {
+      let directory = scratch.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      let (from, to) = (original.path, directory.path)
+      try shell("\(resultsFilter) < '\(from)/\(results)' > '\(to)/\(results)'")
+      // Decompressed, under the name without .gz, which a reader must find as well.
+      try shell("gzip -dc '\(from)/\(cases)' | \(linesFilter) > '\(to)/cases.jsonl'")
+      try shell("gzip -dc '\(from)/\(steps)' | \(linesFilter) > '\(to)/steps.jsonl'")
+      return directory
+    }
+    let reordered = #"python3 -c 'import json,sys; [print(json.dumps(dict(reversed(list(json.loads(l).items()))), separators=(",",":"))) for l in sys.stdin]'"#
+    let copies = [
+      try copy("compact", results: #"python3 -c 'import json,sys; json.dump(json.load(sys.stdin), sys.stdout)'"#,
+               lines: reordered),
+      try copy("pretty", results: "python3 -m json.tool", lines: "jq ."),
+      try copy("filtered", results: "jq 'del(.run.coverage, .matrices) | .run.options |= sort_by(.name)'",
+               lines: "jq -c 'del(.detail, .explain, .dimensions, .months)'"),
+    ]
+    // Each copy differs from the original in its bytes.
+    for copy in copies {
+      #expect(try Data(contentsOf: copy.appendingPathComponent(results))
+        != Data(contentsOf: original.appendingPathComponent(results)), "\(copy.lastPathComponent)")
+    }
+    func classes(against baseline: URL) throws -> [String: String] {
+      let out = scratch.appendingPathComponent("against-\(baseline.lastPathComponent)")
+      var run = review.options(out: out, zones: ["UTC"], years: 2021...2022)
+      run.baseline = baseline.appendingPathComponent(results)
+      _ = try ConformanceRun.run(run, subject: review.blanks(ignoring: [2, 3], offByOne: [4]))
+      var classes: [String: String] = [:]
+      for record in try recordedCases(out) {
+        classes[record.id.description] = record.review.baseline?.rawValue ?? "none"
+      }
+      let record = try runRecord(out)
+      classes["removed"] = String(record.run.review.removed.count)
+      classes["counts"] = record.baselineClasses.sorted { $0.key < $1.key }.description
+      return classes
+    }
+    let expected = try classes(against: original)
+    // The original's own classes span what a night can see.
+    #expect(Set(expected.values).isSuperset(of: ["still-failing", "changed", "new-case"]))
+    #expect(expected["removed"] != "0")
+    for copy in copies {
+      #expect(try classes(against: copy) == expected, "\(copy.lastPathComponent)")
+    }
   }
 }

@@ -27,7 +27,7 @@ struct ShardTests {
   func normalized(_ directory: URL, _ file: String) throws -> String {
     var text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
     text = text.replacingOccurrences(of: directory.path, with: "OUT")
-    for pattern in [#""started": "[^"]*""#, #""elapsedSeconds": [0-9.]+"#, #"time="[0-9.]+""#,
+    for pattern in [#""started" : "[^"]*""#, #""elapsedSeconds" : [0-9.]+"#, #"time="[0-9.]+""#,
                     #"\\t[0-9]+\.[0-9]{3}\\t"#, #""elapsed":"[0-9.]+""#, #""started":"[^"]*""#,
                     #"<p id="run">[^<]*"#] {
       text = text.replacingOccurrences(of: pattern, with: "…", options: .regularExpression)
@@ -51,11 +51,21 @@ struct ShardTests {
     // Each shard keeps the first cases of its own clusters whole; the merge must abridge
     // those that are not among the first of the whole run's, as the single run did.
     let wholeWaived = { (url: URL) throws -> Int in
-      try String(contentsOf: url.appendingPathComponent("results.json"), encoding: .utf8)
-        .split(separator: "\n").filter { $0.contains(#""status":"waived""#) && !$0.contains("actualDigest") }
-        .count
+      try recordedCases(url).filter { $0.status == .waived && !$0.isAbridged }.count
     }
     #expect(try shards.map(wholeWaived).reduce(0, +) > wholeWaived(single))
+    // Case by case, and step by step but for the clocks.
+    #expect(try recordedCases(merged) == recordedCases(single))
+    let steps = { (url: URL) throws -> [StepRecord] in
+      let reader = try ResultsDirectory(url, role: "test", as: RunRecord.self).steps()
+      var steps: [StepRecord] = []
+      while var step = try reader.next(StepRecord.self) {
+        (step.seconds, step.cpuSeconds) = (0, 0)
+        steps.append(step)
+      }
+      return steps
+    }
+    #expect(try steps(merged) == steps(single))
     for file in ["results.json", "junit.xml", "index.html"] {
       let (a, b) = (try normalized(single, file), try normalized(merged, file))
       let same = a == b

@@ -21,7 +21,20 @@ func smallCorpus(locales: [String] = ["en_US", "de_DE"], calendars: [String] = [
 /// Runs `checks` over `corpus` with `subject`, collecting everything in memory.
 func sweep(_ corpus: Corpus, checks: [String], subject: Subject = .pickerLogic) -> RunTally {
   let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all.filter { checks.contains($0.id) })
-  let tally = RunTally()
-  Runner(plan: plan, corpus: corpus, subject: subject, workers: 2).run { tally.record($0) }
-  return tally
+  let recorder = RunRecorder()
+  Runner(plan: plan, corpus: corpus, subject: subject, workers: 2).run { recorder.record($0) }
+  return recorder.tally
+}
+
+/// The run record of a results directory, read through the library's own reader.
+func runRecord(_ directory: URL) throws -> RunRecord {
+  try ResultsDirectory(directory, role: "test", as: RunRecord.self).record
+}
+
+/// Every case a results directory records, in plan order.
+func recordedCases(_ directory: URL) throws -> [CaseRecord] {
+  let reader = try ResultsDirectory(directory, role: "test", as: RunRecord.self).cases()
+  var cases: [CaseRecord] = []
+  while let record = try reader.next(CaseRecord.self) { cases.append(record) }
+  return cases
 }

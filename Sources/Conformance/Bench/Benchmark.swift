@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ICUOracle
 
 /// `conformance bench`: the performance figures of issue 5, measured in one process and one
@@ -212,9 +213,11 @@ public enum Benchmark {
     var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: jobs)
     runner.triage = false
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
-    nonisolated(unsafe) var cases = 0
-    runner.run { event in if case .caseEnded = event.kind { cases += 1 } }
-    return (cases, (ContinuousClock.now - clock).seconds, ThreadClock.process - cpu)
+    let cases = Mutex(0)
+    runner.run { event in
+      if case .stepEnded(let step) = event.kind { cases.withLock { $0 += step.counts.total } }
+    }
+    return (cases.withLock { $0 }, (ContinuousClock.now - clock).seconds, ThreadClock.process - cpu)
   }
 
   static func machineDescription() -> String {

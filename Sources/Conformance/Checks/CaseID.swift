@@ -97,3 +97,21 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension CaseID: Codable {
+  /// A case id is written as its text form, the one `explain` and waivers read.
+  public init(from decoder: any Decoder) throws {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    do {
+      try self.init(parsing: text)
+    } catch {
+      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                              debugDescription: error.message))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}

@@ -35,7 +35,7 @@ public struct MonthDaysCheck: Check {
     let wall = { (millis: Double) in (try? timeline.wallText(at: millis)) ?? "?" }
     let cellDays = try cells.map { (millis) throws(ICUError) in try timeline.localDay(at: millis) }
     return Outcome(
-      status: .failed, expected: .strings(expected.map(wall)), actual: .strings(cells.map(wall)),
+      verdict: .failed, expected: .strings(expected.map(wall)), actual: .strings(cells.map(wall)),
       pattern: Self.pattern(cells: cells, cellDays: cellDays, geometry: geometry),
       detail: Self.detail(cells: cells, expected: expected, wall: wall, geometry: geometry),
       months: months)

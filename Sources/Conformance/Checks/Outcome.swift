@@ -1,18 +1,13 @@
-/// The result of evaluating one case: a mismatch is data here, never a thrown error.
-public struct Outcome: Sendable {
-  public enum Status: String, Sendable, CaseIterable, Comparable {
+/// The check's verdict on one case and the values it compared: a mismatch is data here, never
+/// a thrown error. What a review makes of it (waiver, triage, baseline class) is kept apart, in
+/// `CaseReview`, so a verdict reads the same before and after any review.
+public struct Outcome: Sendable, Codable, Equatable {
+  /// What the check found, before any review.
+  public enum Verdict: String, Sendable, Codable, CaseIterable {
     case passed, failed, errored, skipped
-    /// Failed or errored, and a waiver explains it.
-    case waived
-    /// Passed although a waiver says it should fail: the explained difference is gone.
-    case unexpectedPass = "unexpected-pass"
-
-    public static func < (lhs: Status, rhs: Status) -> Bool {
-      allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
   }
 
-  public var status: Status
+  public var verdict: Verdict
   /// What the oracle (libicu) says.
   public var expected: Value
   /// What the subject (PickerLogic through Foundation) says.
@@ -24,31 +19,13 @@ public struct Outcome: Sendable {
   public var detail: [String]
   /// Each side's reading of the month, when the case names one.
   public var months: MonthReadings?
-  /// Why a failure happened, when triage ran (`nil` for passing cases or without triage).
-  public var triage: Triage?
-  /// The expectation computed through Foundation's own ICU, when triage ran.
-  public var triageExpected: Value?
-  /// The waiver that explains (or, for an unexpected pass, expected) this outcome.
-  public var waiver: String?
-  /// How the case compares with the baseline run, when there is one.
-  public var baseline: Baseline.Class?
 
-  /// Whether the case failed or errored, waived or not.
-  public var isFailure: Bool { status == .failed || status == .errored || status == .waived }
+  /// Whether the check found a difference or could not compare (failed or errored).
+  public var isFailure: Bool { verdict == .failed || verdict == .errored }
 
-  /// Whether a baseline-aware nightly should go red for it: a failure no waiver explains
-  /// that is new, a new case or changed (every unwaived failure without a baseline).
-  public var isNewFailure: Bool {
-    guard status == .failed || status == .errored else { return false }
-    switch baseline {
-    case nil, .newFailure?, .newCase?, .changed?: return true
-    case .stillFailing?, .fixed?, .removed?: return false
-    }
-  }
-
-  public init(status: Status, expected: Value, actual: Value, pattern: String = "",
+  public init(verdict: Verdict, expected: Value, actual: Value, pattern: String = "",
               detail: [String] = [], months: MonthReadings? = nil) {
-    self.status = status
+    self.verdict = verdict
     self.expected = expected
     self.actual = actual
     self.pattern = pattern
@@ -64,31 +41,31 @@ public struct Outcome: Sendable {
                                detail: @autoclosure () -> [String] = [],
                                months: @autoclosure () -> MonthReadings? = nil) -> Outcome {
     if expected == actual {
-      return Outcome(status: .passed, expected: expected, actual: actual)
+      return Outcome(verdict: .passed, expected: expected, actual: actual)
     }
-    return Outcome(status: .failed, expected: expected, actual: actual, pattern: pattern(),
+    return Outcome(verdict: .failed, expected: expected, actual: actual, pattern: pattern(),
                    detail: detail(), months: months())
   }
 
   /// A case whose `count` comparisons all agreed, recorded by their number: a pass needs no
   /// text, and rendering it for millions of passing cases costs more than the comparisons.
   public static func agreed(_ count: Int) -> Outcome {
-    Outcome(status: .passed, expected: .int(count), actual: .int(count))
+    Outcome(verdict: .passed, expected: .int(count), actual: .int(count))
   }
 
   /// An errored case: the subject or the oracle could not produce a value.
   public static func errored(_ message: String) -> Outcome {
-    Outcome(status: .errored, expected: .null, actual: .null, pattern: "error", detail: [message])
+    Outcome(verdict: .errored, expected: .null, actual: .null, pattern: "error", detail: [message])
   }
 
   /// A case that cannot run here, with the reason.
   public static func skipped(_ reason: String) -> Outcome {
-    Outcome(status: .skipped, expected: .null, actual: .null, pattern: "skipped", detail: [reason])
+    Outcome(verdict: .skipped, expected: .null, actual: .null, pattern: "skipped", detail: [reason])
   }
 }
 
 /// How each side reads the month a case is about.
-public struct MonthReadings: Sendable, Equatable {
+public struct MonthReadings: Sendable, Equatable, Codable {
   /// libicu's reading, e.g. `era 0 year 5782 month 7`.
   public var oracle: String
   /// Foundation's reading of the same instant.
@@ -96,7 +73,7 @@ public struct MonthReadings: Sendable, Equatable {
 }
 
 /// What a failure is, from a second expectation computed through Foundation's own ICU.
-public enum Triage: String, Sendable, CaseIterable {
+public enum Triage: String, Sendable, Codable, CaseIterable {
   /// The subject agrees with its own ICU; libicu differs (CLDR data, tz data, or ICU's own
   /// calendar code changed between the versions).
   case dataDrift = "data-drift"
@@ -108,7 +85,7 @@ public enum Triage: String, Sendable, CaseIterable {
 
   /// Classifies a failed outcome from the same case evaluated against Foundation's ICU.
   public static func classify(_ outcome: Outcome, against second: Outcome) -> Triage {
-    switch second.status {
+    switch second.verdict {
     case .passed: .dataDrift
     case .failed where second.expected == outcome.expected: .logicDefect
     default: .unclassified

@@ -24,6 +24,9 @@ public indirect enum Value: Sendable, Equatable, CustomStringConvertible {
   /// still tell `still-failing` from `changed` without the value itself.
   public var digest: UInt64 { Self.digest(of: description) }
 
+  /// The digest as results files write it: sixteen lowercase hex digits.
+  public var digestText: String { digest.digestText }
+
   /// 64-bit FNV-1a of the text's UTF-8 bytes.
   public static func digest(of text: String) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -37,4 +40,34 @@ public indirect enum Value: Sendable, Equatable, CustomStringConvertible {
 extension UInt64 {
   /// Sixteen lowercase hex digits, as `results.json` writes a value's digest.
   var digestText: String { String(self, radix: 16).leftPadded(to: 16) }
+}
+
+extension Value: Codable {
+  /// A value as JSON has it: a number is an integer (no value of ours holds a fraction), a
+  /// boolean stays a boolean, a list keeps its order.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Int.self) {
+      self = .int(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else {
+      self = .list(try container.decode([Value].self))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .int(let value): try container.encode(value)
+    case .bool(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .list(let values): try container.encode(values)
+    case .null: try container.encodeNil()
+    }
+  }
 }

@@ -105,6 +105,11 @@ public struct Corpus: Sendable {
 
   /// The calendars the oracle can compute for.
   public var oracleCalendars: [String] { calendars.filter { !invariantOnlyCalendars.contains($0) } }
+
+  /// Each zone's class (`Zone.zoneClass`), for the reports' matrices.
+  public var zoneClasses: [String: String] {
+    Dictionary(zones.map { ($0.id, $0.zoneClass) }, uniquingKeysWith: { first, _ in first })
+  }
   /// libicu's locales, for the oracle's locale handling.
   public var localeCatalog: LocaleCatalog
   /// How the oracle answers questions about zones and values: from tables read once, or by

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ICUOracle
 
 /// Runs a plan in worker processes (the same executable, `__worker` mode) so that a subject
@@ -8,7 +9,7 @@ import ICUOracle
 /// or stays silent past the step timeout is killed and replaced, and its step is retried one
 /// case at a time: the case that kills or hangs a worker becomes `errored`, with the signal
 /// or timeout and the worker's last words. Results are delivered in plan order as
-/// `stepSummarized` events.
+/// `stepEnded` events, the same step records an in-process run delivers.
 public final class IsolatedRunner: @unchecked Sendable {
   public struct Limits: Sendable {
     /// Seconds a worker may spend on one step before it is killed.
@@ -52,27 +53,30 @@ public final class IsolatedRunner: @unchecked Sendable {
   let workers: Int
   let limits: Limits
   let zoneClasses: [String: String]
+  /// Applied here to the cases a worker could not finish (errored), as a worker applies it.
+  let review: Review
 
   private let condition = NSCondition()
   private var positionOf: [Int: Int] = [:]
   private var nextStep = 0
   private var delivered = 0
   private var retries: [Job] = []
-  private var partial: [Int: (summary: StepSummary?, remaining: Int)] = [:]
-  private var completed: [Int: StepSummary] = [:]
+  private var partial: [Int: (record: StepRecord?, remaining: Int)] = [:]
+  private var completed: [Int: StepRecord] = [:]
   private var failure: Error?
   private var cancelled = false
 
   /// - Parameters:
   ///   - executable: the `conformance` binary; `arguments`: the run's own command line.
   public init(plan: Plan, executable: URL, arguments: [String], workers: Int, limits: Limits,
-              zoneClasses: [String: String]) {
+              zoneClasses: [String: String], review: Review) {
     self.plan = plan
     self.executable = executable
     self.arguments = arguments
     self.workers = max(1, workers)
     self.limits = limits
     self.zoneClasses = zoneClasses
+    self.review = review
     for (position, step) in plan.steps.enumerated() { positionOf[step.index] = position }
   }
 
@@ -92,8 +96,8 @@ public final class IsolatedRunner: @unchecked Sendable {
       thread.start()
     }
     for position in plan.steps.indices {
-      guard let summary = take(position) else { break }
-      handler(Event(.stepSummarized(summary)))
+      guard let record = take(position) else { break }
+      handler(Event(.stepEnded(record)))
     }
     cancel()
     finished.wait()
@@ -131,7 +135,7 @@ public final class IsolatedRunner: @unchecked Sendable {
     }
   }
 
-  private func take(_ position: Int) -> StepSummary? {
+  private func take(_ position: Int) -> StepRecord? {
     condition.lock()
     defer { condition.unlock() }
     let index = plan.steps[position].index
@@ -142,7 +146,7 @@ public final class IsolatedRunner: @unchecked Sendable {
     return summary
   }
 
-  private func finish(_ job: Job, _ summary: StepSummary) {
+  private func finish(_ job: Job, _ summary: StepRecord) {
     condition.lock()
     defer {
       condition.broadcast()
@@ -153,11 +157,11 @@ public final class IsolatedRunner: @unchecked Sendable {
       completed[index] = summary
     case .single(let index, _):
       guard var entry = partial[index] else { return }
-      if entry.summary == nil { entry.summary = summary } else { entry.summary?.add(summary) }
+      if entry.record == nil { entry.record = summary } else { entry.record?.absorb(summary) }
       entry.remaining -= 1
       if entry.remaining == 0 {
         partial[index] = nil
-        completed[index] = entry.summary
+        completed[index] = entry.record
       } else {
         partial[index] = entry
       }
@@ -180,31 +184,20 @@ public final class IsolatedRunner: @unchecked Sendable {
     }
   }
 
+  /// The record of a case that killed or hung its worker: errored, reviewed like any case
+  /// (a waiver may explain it, the baseline classifies it).
   private func erroredSummary(step index: Int, position: Int, reason: String, lastWords: String)
-    -> StepSummary
+    -> StepRecord
   {
     let step = plan.steps[positionOf[index] ?? 0]
     let id = step.cases()[position]
     var outcome = Outcome.errored("the worker \(reason) while evaluating this case")
     outcome.pattern = "worker \(reason.split(separator: " ").prefix(3).joined(separator: " "))"
     if !lastWords.isEmpty { outcome.detail.append("its last output: \(lastWords)") }
-    var result = CaseResult(id: id, outcome: outcome, step: index)
-    result.json = ResultsJSON.caseJSON(result).rendered(indent: nil)
-    var counts = StatusCounts()
-    counts.add(.errored)
-    var matrices: [String: [String: [String: RunTally.PassCount]]] = [:]
-    var cells: [(String, String)] = []
-    if let calendar = id.calendar { cells.append(("calendar", calendar)) }
-    if let weekday = id.firstWeekday { cells.append(("fw", weekday.description)) }
-    if let zone = id.zone { cells.append(("zone class", zoneClasses[zone] ?? "?")) }
-    for (dimension, value) in cells {
-      matrices[id.check, default: [:]][dimension, default: [:]][value] = RunTally.PassCount(passed: 0, total: 1)
-    }
-    let check = plan.checks[step.checkIndex].id
-    return StepSummary(
-      step: RunTally.Step(index: index, check: check, name: step.name, counts: counts, duration: 0,
-                          examples: [], skipReason: nil),
-      problems: [result], matrices: matrices, baselineCounts: [:], skipReasons: [:], lines: [])
+    var record = CaseRecord(id: id, step: index, outcome: outcome)
+    review.apply(&record)
+    return StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: [record],
+                      zoneClasses: zoneClasses, keepPassing: false, seconds: 0)
   }
 
   // MARK: One worker slot
@@ -224,16 +217,17 @@ public final class IsolatedRunner: @unchecked Sendable {
         return
       }
       guard let current = worker else { return }
-      let request: String
+      let request: WorkerRequest
       let timeout: Double
       switch job {
-      case .step(let index): (request, timeout) = ("step \(index)", limits.step)
-      case .single(let index, let position): (request, timeout) = ("case \(index) \(position)", limits.singleCase)
+      case .step(let index): (request, timeout) = (WorkerRequest(step: index), limits.step)
+      case .single(let index, let position):
+        (request, timeout) = (WorkerRequest(step: index, positions: [position]), limits.singleCase)
       }
       switch current.ask(request, timeout: timeout) {
-      case .answered(let lines):
+      case .answered(let reply):
         do {
-          finish(job, try parse(lines, job: job))
+          finish(job, try record(in: reply, for: request))
         } catch {
           abandon(error)
           return
@@ -255,47 +249,19 @@ public final class IsolatedRunner: @unchecked Sendable {
     condition.unlock()
   }
 
-  private func parse(_ lines: [String], job: Job) throws -> StepSummary {
-    var problems: [CaseResult] = []
-    var recorded: [String] = []
-    var summary: [String: Any]?
-    for line in lines {
-      let body = String(line.dropFirst(2))
-      if line.hasPrefix("F ") {
-        problems.append(try ShardReport.caseResult(fromJSON: body))
-        recorded.append(body)
-      } else if line.hasPrefix("P ") {
-        recorded.append(body)
-      } else if line.hasPrefix("S ") {
-        summary = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
-      }
+  /// The step record a worker answered, checked against what was asked.
+  private func record(in reply: WorkerReply, for request: WorkerRequest) throws -> StepRecord {
+    guard let record = reply.step, record.index == request.step else {
+      throw HarnessError("a worker answered \(request) with something else")
     }
-    guard let summary, let numbers = summary["counts"] as? [Int], numbers.count == 6 else {
-      throw HarnessError("a worker answered \(job) without a summary")
-    }
-    var counts = StatusCounts()
-    (counts.passed, counts.failed, counts.errored, counts.skipped, counts.waived, counts.unexpectedPass) =
-      (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
-    let step = plan.steps[positionOf[job.step] ?? 0]
-    let matrices = (summary["matrices"] as? [String: [String: [String: [Int]]]] ?? [:]).mapValues {
-      $0.mapValues { $0.mapValues { RunTally.PassCount(passed: $0.first ?? 0, total: $0.last ?? 0) } }
-    }
-    let baseline = Dictionary(((summary["baseline"] as? [String: Int]) ?? [:]).compactMap { key, value in
-      Baseline.Class(rawValue: key).map { ($0, value) }
-    }, uniquingKeysWith: +)
-    return StepSummary(
-      step: RunTally.Step(index: job.step, check: plan.checks[step.checkIndex].id, name: step.name,
-                          counts: counts, duration: summary["duration"] as? Double ?? 0,
-                          examples: [], skipReason: summary["skipReason"] as? String),
-      problems: problems, matrices: matrices, baselineCounts: baseline,
-      skipReasons: summary["skips"] as? [String: Int] ?? [:], lines: recorded)
+    return record
   }
 }
 
 /// One worker process and its pipes.
 final class WorkerProcess {
   enum Answer {
-    case answered([String])
+    case answered(WorkerReply)
     case died(reason: String, lastWords: String)
   }
 
@@ -306,6 +272,8 @@ final class WorkerProcess {
   private let stderrTail = Tail()
   private var released = false
   private var buffer: [UInt8] = []
+  private let encoder = RecordCoding.lineEncoder()
+  private let decoder = RecordCoding.decoder()
 
   init(executable: URL, arguments: [String], startup: Double) throws {
     let stdin = Pipe()
@@ -325,24 +293,26 @@ final class WorkerProcess {
       if !data.isEmpty { tail.append(data) }
     }
     try process.run()
-    guard case .answered = read(until: { $0 == "R" }, timeout: startup) else {
+    guard case .answered(let reply) = read(timeout: startup), reply.ready == true else {
       quit()
       throw HarnessError("a worker did not start: \(stderrTail.text)")
     }
   }
 
-  /// Sends one request and reads its answer, up to the `S` line.
-  func ask(_ request: String, timeout: Double) -> Answer {
+  /// Sends one request and reads its answer.
+  func ask(_ request: WorkerRequest, timeout: Double) -> Answer {
+    var line = RecordCoding.line(request, encoder: encoder)
+    line.append(UInt8(ascii: "\n"))
     do {
-      try input.write(contentsOf: Data((request + "\n").utf8))
+      try input.write(contentsOf: line)
     } catch {
       return died(timedOut: false, timeout: timeout)
     }
-    return read(until: { $0.hasPrefix("S ") }, timeout: timeout)
+    return read(timeout: timeout)
   }
 
+  /// Closes the worker's stdin, which ends it, and waits for it.
   func quit() {
-    try? input.write(contentsOf: Data("quit\n".utf8))
     try? input.close()
     let deadline = Date().addingTimeInterval(5)
     while process.isRunning && Date() < deadline { usleep(10_000) }
@@ -370,16 +340,24 @@ final class WorkerProcess {
     try? input.close()
   }
 
-  private func read(until last: (String) -> Bool, timeout: Double) -> Answer {
-    var lines: [String] = []
+  /// Reads the worker's next reply (one line of JSON). A line that is not a reply is the
+  /// worker's fault, like a death: its stdout belongs to the protocol.
+  private func read(timeout: Double) -> Answer {
     let deadline = Date().addingTimeInterval(timeout)
     let descriptor = output.fileDescriptor
     while true {
-      while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = Data(buffer[..<newline])
         buffer.removeSubrange(...newline)
-        lines.append(line)
-        if last(line) { return .answered(lines) }
+        do {
+          return .answered(try decoder.decode(WorkerReply.self, from: line))
+        } catch {
+          kill(process.processIdentifier, SIGKILL)
+          let answer = died(timedOut: false, timeout: timeout)
+          guard case .died(let reason, let lastWords) = answer else { return answer }
+          return .died(reason: "wrote a reply that does not parse (\(JSONValueReader.describe(error))); \(reason)",
+                       lastWords: lastWords)
+        }
       }
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else {
@@ -424,23 +402,20 @@ final class WorkerProcess {
   }
 }
 
-/// The last lines a worker wrote to stderr.
-final class Tail: @unchecked Sendable {
-  private let lock = NSLock()
-  private var bytes: [UInt8] = []
+/// The last lines a worker wrote to stderr, appended from the pipe's reading thread.
+final class Tail: Sendable {
+  private let bytes = Mutex<[UInt8]>([])
 
   func append(_ data: Data) {
-    lock.lock()
-    bytes.append(contentsOf: data)
-    if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }
-    lock.unlock()
+    bytes.withLock { bytes in
+      bytes.append(contentsOf: data)
+      if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }
+    }
   }
 
   /// The last few non-empty lines, joined.
   var text: String {
-    lock.lock()
-    defer { lock.unlock() }
-    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    let lines = bytes.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n")
     return lines.suffix(3).joined(separator: " | ")
   }
 }

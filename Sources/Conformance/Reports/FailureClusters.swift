@@ -3,13 +3,13 @@
 public struct FailureCluster: Sendable {
   public var check: String
   public var pattern: String
-  public var status: Outcome.Status
+  public var status: CaseStatus
   public var triage: Triage?
   public var count = 0
   /// Cases that are new against the baseline (every unwaived failure without one).
   public var newCount = 0
   /// The first few cases, with their values.
-  public var examples: [CaseResult] = []
+  public var examples: [CaseRecord] = []
   /// For each dimension in first-seen order, the distinct values seen (up to `valueLimit`).
   var values: [(dimension: String, seen: Set<String>, ordered: [String], overflow: Bool)] = []
 
@@ -29,9 +29,9 @@ public struct FailureCluster: Sendable {
   }
 
   /// Counts a case; returns whether it is kept as an example.
-  mutating func add(_ result: CaseResult) -> Bool {
+  mutating func add(_ result: CaseRecord) -> Bool {
     count += 1
-    if result.outcome.isNewFailure { newCount += 1 }
+    if result.isNewFailure { newCount += 1 }
     let isExample = examples.count < Self.examplesKept
     if isExample { examples.append(result) }
     for (key, value) in result.id.dimensionValues {
@@ -56,12 +56,11 @@ public struct ClusterAccumulator: Sendable {
   /// Adds a case to its cluster; returns whether it is one of the cluster's examples (the
   /// first `FailureCluster.examplesKept` in plan order, so a merge of shards keeps the same).
   @discardableResult
-  public mutating func add(_ result: CaseResult) -> Bool {
-    let outcome = result.outcome
-    let key = "\(result.id.check)\u{1}\(outcome.status)\u{1}\(outcome.triage?.rawValue ?? "")"
-      + "\u{1}\(outcome.pattern)"
-    return clusters[key, default: FailureCluster(check: result.id.check, pattern: outcome.pattern,
-                                                 status: outcome.status, triage: outcome.triage)]
+  public mutating func add(_ result: CaseRecord) -> Bool {
+    let (status, triage, pattern) = (result.status, result.review.triage, result.outcome.pattern)
+    let key = "\(result.id.check)\u{1}\(status)\u{1}\(triage?.rawValue ?? "")\u{1}\(pattern)"
+    return clusters[key, default: FailureCluster(check: result.id.check, pattern: pattern,
+                                                 status: status, triage: triage)]
       .add(result)
   }
 

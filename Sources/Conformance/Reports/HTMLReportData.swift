@@ -22,7 +22,7 @@ enum HTMLReportData {
       ("arguments", .array(info.arguments.map(JSONValue.string))),
       ("subject", .string(info.subject)),
       ("versions", ResultsJSON.versions(info.versions)),
-      ("options", .array(info.options.map { .array([.string($0.0), .string($0.1)]) })),
+      ("options", .array(info.options.map { .array([.string($0.name), .string($0.value)]) })),
       ("triage", .string(info.triageProblem.map { "off (\($0))" }
         ?? "on: failures re-evaluated against Foundation's own ICU")),
       ("review", .object([
@@ -77,7 +77,7 @@ enum HTMLReportData {
     ])
   }
 
-  static func example(_ result: CaseResult) -> JSONValue {
+  static func example(_ result: CaseRecord) -> JSONValue {
     let outcome = result.outcome
     func text(_ value: Value) -> JSONValue {
       let annotated = CodePoints.annotate(value.description)
@@ -91,12 +91,12 @@ enum HTMLReportData {
       ("detail", .array(outcome.detail.prefix(8).map { .string(CodePoints.annotate($0)) })),
       ("explain", .string(ExplainCommand.text(for: result.id))),
     ]
-    if let second = outcome.triageExpected { members.append(("expectedF", text(second))) }
+    if let second = result.review.triageExpected { members.append(("expectedF", text(second))) }
     if let months = outcome.months {
       members.append(("months", .string("libicu: \(months.oracle); Foundation: \(months.subject)")))
     }
-    if let baseline = outcome.baseline { members.append(("baseline", .string(baseline.rawValue))) }
-    if let waiver = outcome.waiver { members.append(("waiver", .string(waiver))) }
+    if let baseline = result.review.baseline { members.append(("baseline", .string(baseline.rawValue))) }
+    if let waiver = result.review.waiver { members.append(("waiver", .string(waiver))) }
     return .object(members)
   }
 }

@@ -18,7 +18,7 @@ public enum JUnitXML {
     for (index, check) in (tally.info?.checks ?? []).enumerated() {
       let counts = totals[index]
       let steps = stepsByCheck[check.id] ?? []
-      let duration = steps.reduce(0) { $0 + $1.duration }
+      let duration = steps.reduce(0) { $0 + $1.record.seconds }
       xml += "  <testsuite name=\"\(escape(check.id))\" tests=\"\(counts.tests)\" "
         + "failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" "
         + "skipped=\"\(counts.skipped)\" time=\"\(time(duration))\">\n"
@@ -44,35 +44,35 @@ public enum JUnitXML {
 
   static func testcase(_ step: RunTally.Step, check: String, tally: RunTally) -> String {
     var xml = "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(step.name))\" "
-      + "time=\"\(time(step.duration))\""
+      + "time=\"\(time(step.record.seconds))\""
     let verdict = StepVerdict(step.counts)
     if verdict == .passed { return xml + "/>\n" }
     xml += ">\n"
     switch verdict {
     case .error, .failure:
       let element = verdict == .error ? "error" : "failure"
-      let wanted: Set<Outcome.Status> = verdict == .error ? [.errored] : [.failed, .unexpectedPass]
-      let relevant = step.examples.filter { wanted.contains($0.outcome.status) }
+      let wanted: Set<CaseStatus> = verdict == .error ? [.errored] : [.failed, .unexpectedPass]
+      let relevant = step.examples.filter { wanted.contains($0.status) }
       let total = verdict == .error ? step.counts.errored
         : step.counts.failed + step.counts.unexpectedPass
-      let first = relevant.first?.outcome
+      let first = relevant.first
       let message = "\(total) of \(step.counts.total) cases "
         + (first?.status == .unexpectedPass ? "passed against a waiver" : "\(verdict == .error ? "errored" : "failed")")
-        + ": \(first?.pattern ?? "")"
+        + ": \(first?.outcome.pattern ?? "")"
       // The type is what a CI dashboard groups by: the triage of the step's first failure.
       let type = verdict == .error ? "error"
         : first?.status == .unexpectedPass ? "unexpected-pass"
-        : first?.triage?.rawValue ?? "mismatch"
+        : first?.review.triage?.rawValue ?? "mismatch"
       xml += "      <\(element) message=\"\(escape(message))\" type=\"\(escape(type))\">"
       var body = ""
       for result in relevant.prefix(casesPerBody) {
         let outcome = result.outcome
         body += "\(result.id.coordinates)\n"
-        if outcome.status == .unexpectedPass {
-          body += "  passes, but waiver \(outcome.waiver ?? "?") says it fails\n"
+        if result.status == .unexpectedPass {
+          body += "  passes, but waiver \(result.review.waiver ?? "?") says it fails\n"
         }
         body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
-        if let second = outcome.triageExpected {
+        if let second = result.review.triageExpected {
           body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
         }
         body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
@@ -84,10 +84,10 @@ public enum JUnitXML {
       }
       xml += escape(body, attribute: false) + "</\(element)>\n"
     case .skipped:
-      let waived = step.examples.first { $0.outcome.status == .waived }
+      let waived = step.examples.first { $0.status == .waived }
       let reason = waived.map {
-        "\(step.counts.waived) of \(step.counts.total) cases waived by \($0.outcome.waiver ?? "?")"
-      } ?? step.skipReason ?? "skipped"
+        "\(step.counts.waived) of \(step.counts.total) cases waived by \($0.review.waiver ?? "?")"
+      } ?? step.record.skipReason ?? "skipped"
       xml += "      <skipped>\(escape(reason, attribute: false))</skipped>\n"
     case .passed:
       break

@@ -77,6 +77,10 @@ public struct ReportDirectory: Sendable {
 /// Writes a file into a staging directory in one go.
 enum ReportFile {
   static func write(_ text: String, to url: URL) throws {
-    try Data(text.utf8).write(to: url, options: .atomic)
+    try write(Data(text.utf8), to: url)
+  }
+
+  static func write(_ data: Data, to url: URL) throws {
+    try data.write(to: url, options: .atomic)
   }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import ICUOracle
-import Synchronization
 
 /// What a run knows to expect: active waivers and the baseline. Applied to each case by the
-/// worker that evaluated it, so the case's JSON line carries its waiver and baseline class.
+/// thread or worker process that evaluated it, so the case's record carries its waiver and
+/// baseline class; the step records count the matches.
 public final class Review: Sendable {
   public let waivers: [Waiver]
   /// Waivers that do not apply to this run, and why (expired, versions).
@@ -16,7 +16,6 @@ public final class Review: Sendable {
   /// failures): most waivers name a pattern or a triage class, so most passes try none.
   private let byCheckForPasses: [String: [Int]]
   private let wildcardForPasses: [Int]
-  private let matched: [MatchCounter]
 
   public init(waivers all: [Waiver], baseline: Baseline?, versions: RunVersions,
               today: LocalDay) {
@@ -50,7 +49,6 @@ public final class Review: Sendable {
     let passable = { (indices: [Int]) in indices.filter { !active[$0].failuresOnly } }
     self.byCheckForPasses = byCheck.mapValues(passable)
     self.wildcardForPasses = passable(wildcard)
-    self.matched = active.map { _ in MatchCounter() }
   }
 
   /// A review with nothing to expect (every failure is unexpected).
@@ -58,51 +56,35 @@ public final class Review: Sendable {
     Review(waivers: [], baseline: nil, versions: versions, today: LocalDay(julianDay: 0))
   }
 
-  /// Applies waivers and the baseline to a case's outcome.
-  public func apply(_ id: CaseID, _ outcome: inout Outcome) {
+  /// Applies waivers and the baseline to a case: sets its review's waiver and baseline class,
+  /// never its verdict.
+  public func apply(_ record: inout CaseRecord) {
     // In file order: the first waiver that matches explains the case.
-    let failing = outcome.status == .failed || outcome.status == .errored
-    let candidates = failing ? byCheck[id.check] ?? wildcard
-      : outcome.status == .passed ? byCheckForPasses[id.check] ?? wildcardForPasses : []
+    let verdict = record.outcome.verdict
+    let failing = record.outcome.isFailure
+    let candidates = failing ? byCheck[record.id.check] ?? wildcard
+      : verdict == .passed ? byCheckForPasses[record.id.check] ?? wildcardForPasses : []
     for index in candidates {
       let waiver = waivers[index]
-      guard waiver.matches(id) else { continue }
-      if failing, waiver.matchesFailure(outcome) {
-        outcome.status = .waived
-        outcome.waiver = waiver.id
-        matched[index].count.wrappingAdd(1, ordering: .relaxed)
-        break
-      }
-      if outcome.status == .passed, !waiver.failuresOnly {
-        outcome.status = .unexpectedPass
-        outcome.waiver = waiver.id
-        matched[index].count.wrappingAdd(1, ordering: .relaxed)
+      guard waiver.matches(record.id) else { continue }
+      if failing ? waiver.matchesFailure(record) : !waiver.failuresOnly {
+        record.review.waiver = waiver.id
         break
       }
     }
-    outcome.baseline = baseline?.classify(id, outcome)
+    record.review.baseline = baseline?.classify(record)
   }
 
-  /// Counts a match found elsewhere (by a worker process).
-  public func noteMatch(_ id: String) {
-    guard let index = waivers.firstIndex(where: { $0.id == id }) else { return }
-    matched[index].count.wrappingAdd(1, ordering: .relaxed)
+  /// Active waivers that matched no case, given how many each matched: stale, like the
+  /// inactive ones.
+  public func unmatched(_ matches: [String: Int]) -> [Waiver] {
+    waivers.filter { (matches[$0.id] ?? 0) == 0 }
   }
 
-  /// Active waivers that matched no case of this run: stale, like the inactive ones.
-  public var unmatched: [Waiver] {
-    waivers.indices.filter { matched[$0].count.load(ordering: .relaxed) == 0 }.map { waivers[$0] }
+  /// How many cases each active waiver matched, in file order.
+  public func matchCounts(_ matches: [String: Int]) -> [RunInfo.WaiverCount] {
+    waivers.map { RunInfo.WaiverCount(id: $0.id, count: matches[$0.id] ?? 0) }
   }
-
-  /// How many cases each active waiver matched.
-  public var matchCounts: [(id: String, count: Int)] {
-    waivers.indices.map { (waivers[$0].id, matched[$0].count.load(ordering: .relaxed)) }
-  }
-}
-
-/// How many cases one waiver matched, counted by any worker.
-final class MatchCounter: Sendable {
-  let count = Atomic<Int>(0)
 }
 
 /// When the run's exit status is 1 (`--fail-on`).

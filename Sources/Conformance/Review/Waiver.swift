@@ -44,10 +44,10 @@ public struct Waiver: Sendable {
     return true
   }
 
-  /// Whether the waiver matches a failing outcome of a case it matches.
-  public func matchesFailure(_ outcome: Outcome) -> Bool {
-    if let pattern, !pattern.matches(outcome.pattern) { return false }
-    if let triage, outcome.triage != triage { return false }
+  /// Whether the waiver matches a failing case it matches by id (its pattern and triage).
+  public func matchesFailure(_ record: CaseRecord) -> Bool {
+    if let pattern, !pattern.matches(record.outcome.pattern) { return false }
+    if let triage, record.review.triage != triage { return false }
     return true
   }
 

@@ -41,19 +41,17 @@ public enum ConformanceRun {
     // Read before any work: bad files exit 2, and a baseline that is the output's own
     // results.json is copied into memory before the run replaces it.
     let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
-    var baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
     let corpus = try Corpus.load(options.request)
     let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard)
+    // A shard sweeps a slice of the plan: the rest of the baseline is not "removed".
+    let baseline = try options.baseline.map { url throws(InputError) in
+      try Baseline.load(url, sweptBy: options.shard == nil ? plan : nil)
+    }
     if options.dryRun { return Result(status: .clean, summary: describe(plan, corpus), reason: nil) }
     guard plan.caseCount > 0 else {
       throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
         + "--time-zones values together)")
     }
-    // A shard sweeps a slice of the plan: the rest of the baseline is not "removed".
-    let removed = options.shard == nil ? baseline?.removed(from: plan) ?? [] : []
-    // Worker processes classify against their own copy; this one needs only the baseline's
-    // name, and lets the tables go before the sweep (~170 MB for a full night's).
-    if options.workerExecutable != nil { baseline = baseline?.withoutTables }
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions,
                         today: LocalDay.today)
@@ -63,15 +61,13 @@ public enum ConformanceRun {
     do {
       let (cpu, thread, clock) = (ThreadClock.process, ThreadClock.now, ContinuousClock.now)
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
-                            versions: versions, review: review, removed: removed,
-                            staging: staging)
+                            versions: versions, review: review, staging: staging)
       timing.evaluationCPU = tally.evaluationCPU
       try Interruption.check()
       (timing.sweep, timing.sweepCPU, timing.deliveryCPU) =
         ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu, ThreadClock.now - thread)
       let writing = ContinuousClock.now
-      try write(tally, into: staging, recordedCases: options.record == .all ? "cases.jsonl" : nil)
-      try FileManager.default.removeItem(at: staging.appendingPathComponent(failureLog))
+      try write(tally, into: staging, files: RunRecord.files(recordAll: options.record == .all))
       try directory.commit(staging)
       timing.write = (ContinuousClock.now - writing).seconds
       var result = summarize(tally, directory: directory, failOn: options.failOn)
@@ -111,29 +107,18 @@ public enum ConformanceRun {
   }
 
   static func sweep(plan: Plan, corpus: Corpus, subject: Subject, options: RunOptions,
-                    versions: RunVersions, review: Review, removed: [String], staging: URL)
+                    versions: RunVersions, review: Review, staging: URL)
     throws -> RunTally
   {
-    let failures = try JSONLinesWriter(url: staging.appendingPathComponent(failureLog),
-                                       separator: ResultsJSON.failureSeparator)
-    let tally = RunTally(keepProblems: false, failureSink: ResultsJSON.failureSink(into: failures))
+    let files = RunRecord.files(recordAll: options.record == .all)
+    let recorder = RunRecorder(
+      keepProblems: false,
+      cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases)),
+      steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
     let console = ConsoleRecorder(totalCases: plan.caseCount)
-    let cases = options.record == .all
-      ? try JSONLinesWriter(url: staging.appendingPathComponent("cases.jsonl")) : nil
     let handler: EventHandler = { event in
-      tally.record(event)
+      recorder.record(event)
       console.record(event)
-      switch event.kind {
-      case .caseEnded(let result): cases?.append(result)
-      case .stepSummarized(let summary):
-        for line in summary.lines { cases?.append(line: line) }
-        // Workers applied the waivers; their matches are counted here.
-        for problem in summary.problems { if let id = problem.outcome.waiver { review.noteMatch(id) } }
-      case .runEnded:
-        cases?.close()
-        failures.close()
-      default: break
-      }
     }
     var kinds: [String: Int] = [:]
     for zone in corpus.zones {
@@ -144,49 +129,46 @@ public enum ConformanceRun {
     var info = RunInfo(
       arguments: options.arguments, options: options.reported, versions: versions,
       coverage: plan.coverage, transitionsByKind: kinds,
-      checks: plan.checks.map { ($0.id, $0.summary) }, started: Date(), subject: subject.name)
-    info.aliases = corpus.zones.flatMap { zone in zone.aliases.map { ($0, zone.id) } }
-      .sorted { $0.0 < $1.0 }
+      checks: plan.checks.map { RunInfo.CheckInfo(id: $0.id, summary: $0.summary) },
+      started: Date(), subject: subject.name)
+    info.aliases = corpus.zones.flatMap { zone in
+      zone.aliases.map { RunInfo.ZoneAlias(alias: $0, canonical: zone.id) }
+    }.sorted { $0.alias < $1.alias }
     info.invariantOnlyCalendars = corpus.calendars.filter(corpus.invariantOnlyCalendars.contains)
     info.triageProblem = corpus.triageProblem
-    info.zoneClasses = Dictionary(corpus.zones.map { ($0.id, $0.zoneClass) },
-                                  uniquingKeysWith: { first, _ in first })
+    info.zoneClasses = corpus.zoneClasses
     info.monthSweepZones = corpus.zones.filter(\.sweepsEveryMonth).map(\.id)
-    info.planLines = plan.steps.map(PlanStepSet.encode)
     info.review.failOn = options.failOn.rawValue
     info.review.waiverFile = options.waivers?.path
-    info.review.baseline = review.baseline
+    info.review.baseline = review.baseline?.reference
     handler(Event(.runStarted(info)))
     let clock = ContinuousClock.now
     if let executable = options.workerExecutable {
       try IsolatedRunner(
         plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
-        limits: try .fromEnvironment(), zoneClasses: info.zoneClasses
+        limits: try .fromEnvironment(), zoneClasses: info.zoneClasses, review: review
       ).run(handler)
     } else {
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
-                          renderAll: options.record == .all)
+                          recordAll: options.record == .all)
       runner.review = review
       runner.run(handler)
     }
-    let elapsed = ContinuousClock.now - clock
-    handler(Event(.runEnded(elapsed: elapsed.seconds)))
+    handler(Event(.runEnded(elapsed: (ContinuousClock.now - clock).seconds)))
+    try recorder.close()
+    let matches = recorder.tally.waiverMatches
     var summary = info.review
-    summary.waiverMatches = review.matchCounts
-    summary.stale = review.unmatched.map { ($0.id, "matched no case of this run") }
-      + review.inactive.map { ($0.waiver.id, $0.reason) }
-    summary.removed = removed
-    tally.completeReview(summary)
-    return tally
+    summary.waiverMatches = review.matchCounts(matches)
+    summary.stale = review.unmatched(matches).map { RunInfo.StaleWaiver(id: $0.id, why: "matched no case of this run") }
+      + review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) }
+    summary.removed = review.baseline?.removed ?? []
+    recorder.completeReview(summary)
+    return recorder.tally
   }
 
-  /// The failing cases as they end, in the staging directory; spliced into results.json.
-  public static let failureLog = ".failures.jsonl"
-
-  public static func write(_ tally: RunTally, into staging: URL, recordedCases: String?) throws {
-    try ResultsJSON.write(tally, recordedCases: recordedCases,
-                          failuresFile: staging.appendingPathComponent(failureLog),
-                          to: staging.appendingPathComponent("results.json"))
+  /// Writes the reports of a finished run whose cases and steps are already in `staging`.
+  public static func write(_ tally: RunTally, into staging: URL, files: RunRecord.Files) throws {
+    try ResultsJSON.write(tally, files: files, to: staging.appendingPathComponent("results.json"))
     try ReportFile.write(JUnitXML.document(tally), to: staging.appendingPathComponent("junit.xml"))
     try ReportFile.write(HTMLReport.document(tally),
                          to: staging.appendingPathComponent("index.html"))
@@ -216,7 +198,7 @@ public enum ConformanceRun {
         lines.append("  \(cluster.count) × \(cluster.check): \(cluster.pattern)")
       }
     }
-    for file in ["results.json", "junit.xml", "index.html"] {
+    for file in ["results.json", "cases.jsonl.gz", "steps.jsonl.gz", "junit.xml", "index.html"] {
       lines.append("wrote \(directory.url.appendingPathComponent(file).path)")
     }
     let reason = failOn.reason(totals, newFailures: tally.newFailures)

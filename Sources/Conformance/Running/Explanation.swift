@@ -46,7 +46,8 @@ public enum Explanation {
     }
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
     if id.month != nil { _ = try context.month(of: id) }
-    let outcome = Runner.evaluate(id, check: check, context: context, triage: triage)
+    let record = Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    let outcome = record.outcome
     // Foundation's ICU's own view of the case, for its intermediate values.
     let second = triage.map { Runner.evaluate(id, check: check, context: $0) }
     let versions = try RunVersions.current()
@@ -59,8 +60,8 @@ public enum Explanation {
       lines.append("locale:   \(spelling) (libicu id \(try Corpus.harness { try corpus.localeCatalog.icuID(for: spelling) }))")
     }
     lines += [
-      "status:   \(outcome.status.rawValue)\(outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")"
-        + (outcome.triage.map { ", triage \($0.rawValue)" } ?? ""),
+      "status:   \(outcome.verdict.rawValue)\(outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")"
+        + (record.review.triage.map { ", triage \($0.rawValue)" } ?? ""),
       "expected: \(CodePoints.annotate(outcome.expected.description))   [libicu \(versions.oracle.icu)]",
     ]
     if let second {
@@ -81,6 +82,6 @@ public enum Explanation {
       lines.append("triage: off (\(corpus.triageProblem ?? "Foundation's ICU is not reachable"))")
     }
     lines.append(versions.summary)
-    return (outcome.status == .passed || outcome.status == .skipped ? .clean : .unexpected, lines)
+    return (outcome.isFailure ? .unexpected : .clean, lines)
   }
 }

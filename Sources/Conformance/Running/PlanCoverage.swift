@@ -1,6 +1,6 @@
 /// What one check's part of a plan covers, stated next to the full cross product so a reader
 /// sees what planning saved.
-public struct PlanCoverage: Sendable {
+public struct PlanCoverage: Sendable, Codable, Equatable {
   public var check: String
   public var cases: Int
   public var steps: Int
@@ -21,23 +21,6 @@ public struct PlanCoverage: Sendable {
   /// zone).
   public var crossProduct: Int
 
-  /// A coverage record as a shard's results.json states it.
-  public init(check: String, cases: Int, steps: Int, locales: Int, calendars: Int,
-              firstWeekdays: Int, zones: Int, zoneMonths: Int, months: Int,
-              transitionsByKind: [String: Int], crossProduct: Int, equivalentZoneMonths: Int = 0) {
-    self.equivalentZoneMonths = equivalentZoneMonths
-    self.check = check
-    self.cases = cases
-    self.steps = steps
-    self.locales = locales
-    self.calendars = calendars
-    self.firstWeekdays = firstWeekdays
-    self.zones = zones
-    self.zoneMonths = zoneMonths
-    self.months = months
-    self.transitionsByKind = transitionsByKind
-    self.crossProduct = crossProduct
-  }
 
   init(check: any Check, steps: [Plan.Step], corpus: Corpus) {
     self.check = check.id

@@ -39,11 +39,11 @@ public struct RunOptions: Sendable {
   /// The names of `reported`, in their order.
   static var reportedKeys: [String] {
     RunOptions(request: CorpusRequest(corporaDirectory: URL(fileURLWithPath: "/")),
-               out: URL(fileURLWithPath: "/")).reported.map(\.0)
+               out: URL(fileURLWithPath: "/")).reported.map(\.name)
   }
 
   /// The options as (name, value) pairs for reports, in a stable order.
-  var reported: [(String, String)] {
+  var reported: [RunInfo.RunOption] {
     func selection(_ value: CorpusRequest.Selection) -> String {
       switch value {
       case .core: "core"
@@ -52,7 +52,7 @@ public struct RunOptions: Sendable {
       case .file(let path): "@" + path
       }
     }
-    return [
+    let pairs: [(String, String)] = [
       ("locales", selection(request.locales)),
       ("calendars", selection(request.calendars)),
       ("first-weekdays", request.firstWeekdays.map(\.description).joined(separator: ",")),
@@ -72,6 +72,7 @@ public struct RunOptions: Sendable {
       ("fail-on", failOn.rawValue),
       ("out", out.path),
     ]
+    return pairs.map(RunInfo.RunOption.init)
   }
 }
 

@@ -3,7 +3,7 @@ import ICUOracle
 
 /// Both sides' versions, stated in every report: the two ICUs differ in data (CLDR, tz) as
 /// well as in code, and a reader needs to know which pair was compared.
-public struct RunVersions: Sendable {
+public struct RunVersions: Sendable, Codable, Equatable {
   /// The Swift compiler that built the harness (and so the Foundation it runs on).
   public var swift: String
   /// The oracle: the system libicu.

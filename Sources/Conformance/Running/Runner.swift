@@ -8,8 +8,8 @@ public struct Runner: Sendable {
   public var subject: Subject
   /// Threads evaluating steps at once.
   public var workers: Int
-  /// Render every case's JSON line in the workers (`--record all`), not only failing ones.
-  public var renderAll = false
+  /// Keep every case in its step's record (`--record all`), not only those that did not pass.
+  public var recordAll = false
   /// Re-evaluate failing cases against Foundation's ICU to classify them (needs
   /// `corpus.triage`).
   public var triage = true
@@ -17,16 +17,16 @@ public struct Runner: Sendable {
   public var review: Review?
 
   public init(plan: Plan, corpus: Corpus, subject: Subject,
-              workers: Int = ProcessInfoCores.count, renderAll: Bool = false) {
+              workers: Int = ProcessInfoCores.count, recordAll: Bool = false) {
     self.plan = plan
     self.corpus = corpus
     self.subject = subject
     self.workers = max(1, workers)
-    self.renderAll = renderAll
+    self.recordAll = recordAll
   }
 
-  /// Evaluates every step; `handler` sees caseEnded and stepEnded events in plan order, on
-  /// the calling thread.
+  /// Evaluates every step; `handler` sees a stepEnded event per step in plan order, on the
+  /// calling thread.
   ///
   /// Workers take steps in order and may run ahead of delivery by a bounded number of
   /// cases, so the results held in memory stay bounded while delivery (reports, logs)
@@ -39,7 +39,8 @@ public struct Runner: Sendable {
     defer { Interruption.unregister(token) }
     let corpus = self.corpus
     let subject = self.subject
-    let renderAll = self.renderAll
+    let recordAll = self.recordAll
+    let zoneClasses = corpus.zoneClasses
     let triage = self.triage
     let review = self.review
     let finished = DispatchGroup()
@@ -52,19 +53,17 @@ public struct Runner: Sendable {
           let step = steps[index]
           pipeline.complete(index, Self.evaluate(step, check: checks[step.checkIndex],
                                                  context: context, triage: triageContext,
-                                                 review: review, renderAll: renderAll))
+                                                 review: review, zoneClasses: zoneClasses,
+                                                 recordAll: recordAll))
         }
         finished.leave()
       }
       thread.stackSize = 8 << 20
       thread.start()
     }
-    for (index, step) in steps.enumerated() {
-      guard let result = pipeline.take(index) else { break }
-      for caseResult in result.cases { handler(Event(.caseEnded(caseResult))) }
-      handler(Event(.stepEnded(StepResult(
-        index: step.index, check: checks[step.checkIndex].id, name: step.name, counts: result.counts,
-        duration: result.duration, cpu: result.cpu))))
+    for index in steps.indices {
+      guard let record = pipeline.take(index) else { break }
+      handler(Event(.stepEnded(record)))
     }
     finished.wait()
   }
@@ -89,54 +88,44 @@ public struct Runner: Sendable {
     }
   }
 
-  /// The results of one step.
-  struct StepOutcome: Sendable {
-    var cases: [CaseResult]
-    var counts: StatusCounts
-    var duration: Double
-    /// The evaluating thread's CPU seconds.
-    var cpu = 0.0
-  }
-
   /// Evaluates a case and, when it fails and `triage` is given, classifies the failure by
   /// evaluating it again with Foundation's ICU as the oracle.
-  public static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext,
-                              triage: EvaluationContext?) -> Outcome {
+  public static func evaluate(_ id: CaseID, step: Int, check: any Check,
+                              context: EvaluationContext, triage: EvaluationContext?)
+    -> CaseRecord
+  {
     Fault.current?.inject(id)
     context.answers?.startCase()
-    var outcome = evaluate(id, check: check, context: context)
-    guard outcome.status == .failed, let triage else { return outcome }
+    var record = CaseRecord(id: id, step: step,
+                            outcome: evaluate(id, check: check, context: context))
+    guard record.outcome.verdict == .failed, let triage else { return record }
     context.answers?.startReplay()
     let second = evaluate(id, check: check, context: triage)
-    outcome.triage = Triage.classify(outcome, against: second)
-    outcome.triageExpected = second.status == .errored ? nil : second.expected
-    if second.status == .errored, let reason = second.detail.first {
-      outcome.detail.append("triage: Foundation's ICU could not compute: \(reason)")
+    record.review.triage = Triage.classify(record.outcome, against: second)
+    record.review.triageExpected = second.verdict == .errored ? nil : second.expected
+    if second.verdict == .errored, let reason = second.detail.first {
+      record.outcome.detail.append("triage: Foundation's ICU could not compute: \(reason)")
     }
-    return outcome
+    return record
   }
 
+  /// Evaluates the cases of a step (all, or only those at `positions`) into its record.
   static func evaluate(_ step: Plan.Step, check: any Check, context: EvaluationContext,
                        triage: EvaluationContext? = nil, review: Review? = nil,
-                       renderAll: Bool = false) -> StepOutcome
+                       zoneClasses: [String: String], recordAll: Bool = false,
+                       positions: [Int]? = nil) -> StepRecord
   {
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.now)
-    var counts = StatusCounts()
-    let cases = step.cases().map { id in
-      var outcome = evaluate(id, check: check, context: context, triage: triage)
-      review?.apply(id, &outcome)
-      counts.add(outcome.status)
-      var result = CaseResult(id: id, outcome: outcome, step: step.index)
-      // Waived cases are left to delivery: most are abridged there (`ResultsJSON.abridges`),
-      // and a worker process renders whatever it sends.
-      if renderAll || ![.passed, .skipped, .waived].contains(outcome.status) {
-        result.json = ResultsJSON.caseJSON(result).rendered(indent: nil)
-      }
-      return result
+    let ids = step.cases()
+    let records = (positions ?? Array(ids.indices)).map { position in
+      var record = evaluate(ids[position], step: step.index, check: check, context: context,
+                            triage: triage)
+      review?.apply(&record)
+      return record
     }
-    let elapsed = ContinuousClock.now - clock
-    return StepOutcome(cases: cases, counts: counts, duration: elapsed.seconds,
-                       cpu: ThreadClock.now - cpu)
+    return StepRecord(step: step, check: check.id, cases: records, zoneClasses: zoneClasses,
+                      keepPassing: recordAll, seconds: (ContinuousClock.now - clock).seconds,
+                      cpuSeconds: ThreadClock.now - cpu)
   }
 }
 
@@ -158,7 +147,7 @@ final class StepPipeline: @unchecked Sendable {
   private var delivered = 0
   /// Cases in steps claimed and not yet delivered.
   private var casesAhead = 0
-  private var results: [Int: Runner.StepOutcome] = [:]
+  private var results: [Int: StepRecord] = [:]
   private var cancelled = false
 
   init(caseCounts: [Int], maxAhead: Int) {
@@ -183,7 +172,7 @@ final class StepPipeline: @unchecked Sendable {
     return nextClaim - 1
   }
 
-  func complete(_ index: Int, _ outcome: Runner.StepOutcome) {
+  func complete(_ index: Int, _ outcome: StepRecord) {
     condition.lock()
     results[index] = outcome
     condition.broadcast()
@@ -192,7 +181,7 @@ final class StepPipeline: @unchecked Sendable {
 
   /// Waits for step `index` (the next one to deliver) and removes its results; `nil` once
   /// the run is cancelled.
-  func take(_ index: Int) -> Runner.StepOutcome? {
+  func take(_ index: Int) -> StepRecord? {
     condition.lock()
     defer { condition.unlock() }
     while results[index] == nil && !cancelled { condition.wait() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ICUOracle
 
 /// `conformance self-test`: does the harness have teeth? Runs the core corpus against the
@@ -53,14 +54,17 @@ public enum SelfTest {
       let clock = ContinuousClock.now
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: jobs)
       runner.review = Review(waivers: waivers, baseline: nil, versions: versions, today: .today)
-      let catches = Catches()
+      let caught = Mutex(Catches())
       runner.run { event in
-        guard case .caseEnded(let result) = event.kind,
-          result.outcome.isNewFailure || result.outcome.status == .unexpectedPass
-        else { return }
-        catches.counts[result.id.check, default: 0] += 1
-        if catches.example == nil { catches.example = result.id.description }
+        guard case .stepEnded(let step) = event.kind else { return }
+        for record in step.cases where record.isNewFailure || record.status == .unexpectedPass {
+          caught.withLock { catches in
+            catches.counts[record.id.check, default: 0] += 1
+            if catches.example == nil { catches.example = record.id.description }
+          }
+        }
       }
+      let catches = caught.withLock { $0 }
       let row = Row(subject: name, mistake: mistake,
                     caughtBy: plan.checks.map(\.id).compactMap { id in catches.counts[id].map { (id, $0) } },
                     example: catches.example)
@@ -72,8 +76,8 @@ public enum SelfTest {
   }
 }
 
-/// What one run flagged, filled by the runner's handler (which runs on one thread).
-final class Catches: @unchecked Sendable {
+/// What one run flagged, filled by the runner's handler.
+struct Catches: Sendable {
   var counts: [String: Int] = [:]
   var example: String?
 }

@@ -1,0 +1,159 @@
+/// One case as every surface sees it: the check's verdict and values, and the review of it.
+///
+/// It is what a step carries from the thread or worker process that evaluated it, one line of
+/// `cases.jsonl.gz`, and what `merge`, `--baseline` and the reports read back, through
+/// `Codable` alone.
+public struct CaseRecord: Sendable, Equatable {
+  public var id: CaseID
+  /// The index of the step it belongs to in the whole plan (shards merge by it).
+  public var step: Int
+  public var outcome: Outcome
+  public var review = CaseReview()
+  /// Set when the values were dropped to keep the results small (see `abridged()`): the
+  /// 64-bit FNV-1a digest of the actual value's text, which a baseline compares.
+  public var actualDigest: String?
+
+  public init(id: CaseID, step: Int, outcome: Outcome, review: CaseReview = CaseReview()) {
+    self.id = id
+    self.step = step
+    self.outcome = outcome
+    self.review = review
+  }
+
+  /// The status the reports count: the verdict as the review reads it.
+  public var status: CaseStatus {
+    guard review.waiver != nil else { return CaseStatus(outcome.verdict) }
+    return outcome.verdict == .passed ? .unexpectedPass : .waived
+  }
+
+  /// Whether the values were dropped (see `abridged()`).
+  public var isAbridged: Bool { actualDigest != nil }
+
+  /// The digest a baseline compares: recorded, or computed from the actual value.
+  public var actualDigestValue: UInt64 {
+    actualDigest.flatMap { UInt64($0, radix: 16) } ?? outcome.actual.digest
+  }
+
+  /// Whether a baseline-aware nightly should go red for it: a failure no waiver explains
+  /// that is new, a new case or changed (every unwaived failure without a baseline).
+  public var isNewFailure: Bool {
+    guard outcome.isFailure, review.waiver == nil else { return false }
+    switch review.baseline {
+    case nil, .newFailure?, .newCase?, .changed?: return true
+    case .stillFailing?, .fixed?, .removed?: return false
+    }
+  }
+
+  /// The case without its values and detail, keeping what a reviewer filters by and what a
+  /// baseline compares. A nightly full sweep waives ~400,000 known differences; whole, they
+  /// made the results ~600 MB. `explain` re-runs any case in full.
+  public func abridged() -> CaseRecord {
+    guard !isAbridged else { return self }
+    var copy = self
+    copy.actualDigest = outcome.actual.digestText
+    copy.outcome.expected = .null
+    copy.outcome.actual = .null
+    copy.outcome.detail = []
+    copy.outcome.months = nil
+    copy.review.triageExpected = nil
+    return copy
+  }
+}
+
+/// What a review made of a case, kept apart from the check's verdict.
+public struct CaseReview: Sendable, Equatable, Codable {
+  /// The waiver that explains (or, for an unexpected pass, expected) this outcome.
+  public var waiver: String?
+  /// Why a failure happened, when triage ran.
+  public var triage: Triage?
+  /// The expectation computed through Foundation's own ICU, when triage ran.
+  public var triageExpected: Value?
+  /// How the case compares with the baseline run, when there is one.
+  public var baseline: Baseline.Class?
+
+  public init(waiver: String? = nil, triage: Triage? = nil, triageExpected: Value? = nil,
+              baseline: Baseline.Class? = nil) {
+    self.waiver = waiver
+    self.triage = triage
+    self.triageExpected = triageExpected
+    self.baseline = baseline
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case waiver, triage, triageExpected = "expectedFoundationICU", baseline
+  }
+}
+
+/// A case's status in the reports: the check's verdict, or what a waiver makes of it.
+public enum CaseStatus: String, Sendable, Codable, CaseIterable, Comparable {
+  case passed, failed, errored, skipped
+  /// Failed or errored, and a waiver explains it.
+  case waived
+  /// Passed although a waiver says it should fail: the explained difference is gone.
+  case unexpectedPass = "unexpected-pass"
+
+  init(_ verdict: Outcome.Verdict) {
+    switch verdict {
+    case .passed: self = .passed
+    case .failed: self = .failed
+    case .errored: self = .errored
+    case .skipped: self = .skipped
+    }
+  }
+
+  public static func < (lhs: CaseStatus, rhs: CaseStatus) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}
+
+extension CaseRecord: Codable {
+  // Flat, so a script reads `.verdict` and `.actual` without knowing the Swift types;
+  // `check`, `dimensions` and `explain` repeat the id for readers and are not read back.
+  enum CodingKeys: String, CodingKey {
+    case id, check, step, dimensions, verdict, expected, actual, months, pattern, detail, review
+    case actualDigest, explain
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(CaseID.self, forKey: .id)
+    step = try container.decode(Int.self, forKey: .step)
+    outcome = Outcome(
+      verdict: try container.decode(Outcome.Verdict.self, forKey: .verdict),
+      expected: try container.decodeIfPresent(Value.self, forKey: .expected) ?? .null,
+      actual: try container.decodeIfPresent(Value.self, forKey: .actual) ?? .null,
+      pattern: try container.decodeIfPresent(String.self, forKey: .pattern) ?? "",
+      detail: try container.decodeIfPresent([String].self, forKey: .detail) ?? [],
+      months: try container.decodeIfPresent(MonthReadings.self, forKey: .months))
+    review = try container.decodeIfPresent(CaseReview.self, forKey: .review) ?? CaseReview()
+    actualDigest = try container.decodeIfPresent(String.self, forKey: .actualDigest)
+    if let digest = actualDigest, digest.count != 16 || UInt64(digest, radix: 16) == nil {
+      throw DecodingError.dataCorruptedError(
+        forKey: .actualDigest, in: container,
+        debugDescription: "'\(digest)' is not 16 hex digits")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(id.check, forKey: .check)
+    try container.encode(step, forKey: .step)
+    try container.encode(outcome.verdict, forKey: .verdict)
+    if let actualDigest {
+      try container.encode(actualDigest, forKey: .actualDigest)
+    } else {
+      try container.encode(Dictionary(uniqueKeysWithValues: id.dimensionValues.map { ($0.key, $0.value) }),
+                           forKey: .dimensions)
+      try container.encode(outcome.expected, forKey: .expected)
+      try container.encode(outcome.actual, forKey: .actual)
+      try container.encodeIfPresent(outcome.months, forKey: .months)
+    }
+    if outcome.verdict != .passed {
+      try container.encode(outcome.pattern, forKey: .pattern)
+      if !isAbridged { try container.encode(outcome.detail, forKey: .detail) }
+      try container.encode(ExplainCommand.text(for: id), forKey: .explain)
+    }
+    if review != CaseReview() { try container.encode(review, forKey: .review) }
+  }
+}

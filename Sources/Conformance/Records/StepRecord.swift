@@ -1,0 +1,260 @@
+import Foundation
+
+/// One step of a run (one JUnit testcase, one unit of work): its counts, what its passing
+/// cases contributed to the run's totals, and its cases that did not pass.
+///
+/// Every runner ends a step with one: the in-process threads, a worker process (one JSON line
+/// per step on its stdout) and `merge` (read back from a shard's `steps.jsonl.gz` and
+/// `cases.jsonl.gz`). The tally aggregates steps only, so all three are counted alike.
+public struct StepRecord: Sendable, Codable, Equatable {
+  /// The step's place in the whole plan, the same in every shard.
+  public var index: Int
+  public var check: String
+  /// The testcase name: the step's fixed dimension values.
+  public var name: String
+  /// The cases the step sweeps (`PlanStepSet.encode`): what a later run's baseline reads to
+  /// tell a fixed case from one it no longer sweeps.
+  public var plan: String
+  public var counts: StatusCounts
+  /// Seconds spent evaluating the step.
+  public var seconds: Double
+  /// CPU seconds of the thread that evaluated it (the benchmark's split).
+  public var cpuSeconds = 0.0
+  /// Why the step's first skipped case was skipped.
+  public var skipReason: String?
+  /// Skipped cases by reason.
+  public var skipReasons: [String: Int] = [:]
+  /// Pass counts of the report's matrices: dimension (`calendar`, `fw`, `zone class`) →
+  /// value → passed and counted cases (skipped cases are not counted).
+  public var cells: [String: [String: PassCount]] = [:]
+  /// Cases per baseline class, passing ones (`fixed`) included.
+  public var baselineClasses: [String: Int] = [:]
+  /// Cases per waiver that matched them.
+  public var waiverMatches: [String: Int] = [:]
+  /// The cases that did not pass, in plan order (every case with `--record all`). Not
+  /// written to `steps.jsonl.gz`: the cases have their own file.
+  public var cases: [CaseRecord] = []
+
+  public init(index: Int, check: String, name: String, plan: String, counts: StatusCounts,
+              seconds: Double) {
+    self.index = index
+    self.check = check
+    self.name = name
+    self.plan = plan
+    self.counts = counts
+    self.seconds = seconds
+  }
+
+  /// A step's record from its evaluated cases.
+  ///
+  /// - Parameters:
+  ///   - zoneClasses: each zone's class, for the matrices' `zone class` cells.
+  ///   - keepPassing: keep passing and skipped cases too (`--record all`).
+  init(step: Plan.Step, check: String, cases: [CaseRecord], zoneClasses: [String: String],
+       keepPassing: Bool, seconds: Double, cpuSeconds: Double = 0) {
+    self.init(index: step.index, check: check, name: step.name, plan: PlanStepSet.encode(step),
+              counts: StatusCounts(), seconds: seconds)
+    self.cpuSeconds = cpuSeconds
+    for record in cases { add(record, zoneClasses: zoneClasses, keepPassing: keepPassing) }
+  }
+
+  /// Counts one case of this step into the record.
+  mutating func add(_ record: CaseRecord, zoneClasses: [String: String], keepPassing: Bool) {
+    let status = record.status
+    counts.add(status)
+    if let kind = record.review.baseline { baselineClasses[kind.rawValue, default: 0] += 1 }
+    if let waiver = record.review.waiver { waiverMatches[waiver, default: 0] += 1 }
+    if status == .skipped {
+      let reason = record.outcome.detail.first ?? "skipped"
+      skipReasons[reason, default: 0] += 1
+      if skipReason == nil { skipReason = reason }
+    } else {
+      let passed = status == .passed ? 1 : 0
+      let id = record.id
+      if let calendar = id.calendar { cells["calendar", default: [:]][calendar, default: PassCount()].add(passed) }
+      if let weekday = id.firstWeekday {
+        cells["fw", default: [:]][weekday.description, default: PassCount()].add(passed)
+      }
+      if let zone = id.zone {
+        cells["zone class", default: [:]][zoneClasses[zone] ?? "?", default: PassCount()].add(passed)
+      }
+    }
+    if keepPassing || (status != .passed && status != .skipped) { cases.append(record) }
+  }
+
+  /// Adds another part of the same step (a case a worker process evaluated alone).
+  mutating func absorb(_ other: StepRecord) {
+    counts.add(other.counts)
+    seconds += other.seconds
+    cpuSeconds += other.cpuSeconds
+    if skipReason == nil { skipReason = other.skipReason }
+    skipReasons.merge(other.skipReasons, uniquingKeysWith: +)
+    cells.mergeCounts(other.cells)
+    baselineClasses.merge(other.baselineClasses, uniquingKeysWith: +)
+    waiverMatches.merge(other.waiverMatches, uniquingKeysWith: +)
+    cases += other.cases
+  }
+
+  /// The record as `steps.jsonl.gz` keeps it: without its cases.
+  var withoutCases: StepRecord {
+    var copy = self
+    copy.cases = []
+    return copy
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
+    case baselineClasses, waiverMatches, cases
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    index = try container.decode(Int.self, forKey: .index)
+    check = try container.decode(String.self, forKey: .check)
+    name = try container.decode(String.self, forKey: .name)
+    plan = try container.decode(String.self, forKey: .plan)
+    counts = try container.decode(StatusCounts.self, forKey: .counts)
+    seconds = try container.decodeIfPresent(Double.self, forKey: .seconds) ?? 0
+    cpuSeconds = try container.decodeIfPresent(Double.self, forKey: .cpuSeconds) ?? 0
+    skipReason = try container.decodeIfPresent(String.self, forKey: .skipReason)
+    skipReasons = try container.decodeIfPresent([String: Int].self, forKey: .skipReasons) ?? [:]
+    cells = try container.decodeIfPresent([String: [String: PassCount]].self, forKey: .cells) ?? [:]
+    baselineClasses = try container.decodeIfPresent([String: Int].self, forKey: .baselineClasses) ?? [:]
+    waiverMatches = try container.decodeIfPresent([String: Int].self, forKey: .waiverMatches) ?? [:]
+    cases = try container.decodeIfPresent([CaseRecord].self, forKey: .cases) ?? []
+    guard PlanStepSet.decode(plan) != nil else {
+      throw DecodingError.dataCorruptedError(forKey: .plan, in: container,
+                                             debugDescription: "malformed plan '\(plan)'")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(index, forKey: .index)
+    try container.encode(check, forKey: .check)
+    try container.encode(name, forKey: .name)
+    try container.encode(plan, forKey: .plan)
+    try container.encode(counts, forKey: .counts)
+    try container.encode(seconds.rounded(toPlaces: 3), forKey: .seconds)
+    try container.encode(cpuSeconds.rounded(toPlaces: 3), forKey: .cpuSeconds)
+    try container.encodeIfPresent(skipReason, forKey: .skipReason)
+    if !skipReasons.isEmpty { try container.encode(skipReasons, forKey: .skipReasons) }
+    if !cells.isEmpty { try container.encode(cells, forKey: .cells) }
+    if !baselineClasses.isEmpty { try container.encode(baselineClasses, forKey: .baselineClasses) }
+    if !waiverMatches.isEmpty { try container.encode(waiverMatches, forKey: .waiverMatches) }
+    if !cases.isEmpty { try container.encode(cases, forKey: .cases) }
+  }
+}
+
+/// Passing and counted cases of one cell of a matrix; written as `[passed, total]`.
+public struct PassCount: Sendable, Equatable, Codable {
+  public var passed = 0
+  public var total = 0
+
+  public init(passed: Int = 0, total: Int = 0) {
+    self.passed = passed
+    self.total = total
+  }
+
+  mutating func add(_ passed: Int) {
+    self.passed += passed
+    total += 1
+  }
+
+  public init(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    passed = try container.decode(Int.self)
+    total = try container.decode(Int.self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    try container.encode(passed)
+    try container.encode(total)
+  }
+}
+
+extension Dictionary where Key == String, Value == [String: PassCount] {
+  /// Adds another set of matrix cells to these.
+  mutating func mergeCounts(_ other: Self) {
+    for (dimension, values) in other {
+      for (value, count) in values {
+        self[dimension, default: [:]][value, default: PassCount()].passed += count.passed
+        self[dimension, default: [:]][value, default: PassCount()].total += count.total
+      }
+    }
+  }
+}
+
+/// Cases per status.
+public struct StatusCounts: Sendable, Equatable, Codable {
+  public var passed = 0
+  public var failed = 0
+  public var errored = 0
+  public var skipped = 0
+  public var waived = 0
+  public var unexpectedPass = 0
+
+  public init() {}
+
+  public var total: Int { passed + failed + errored + skipped + waived + unexpectedPass }
+
+  public mutating func add(_ status: CaseStatus) {
+    switch status {
+    case .passed: passed += 1
+    case .failed: failed += 1
+    case .errored: errored += 1
+    case .skipped: skipped += 1
+    case .waived: waived += 1
+    case .unexpectedPass: unexpectedPass += 1
+    }
+  }
+
+  public mutating func add(_ other: StatusCounts) {
+    passed += other.passed
+    failed += other.failed
+    errored += other.errored
+    skipped += other.skipped
+    waived += other.waived
+    unexpectedPass += other.unexpectedPass
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case cases, passed, failed, errored, skipped, waived, unexpectedPass = "unexpectedPasses"
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    passed = try container.decode(Int.self, forKey: .passed)
+    failed = try container.decode(Int.self, forKey: .failed)
+    errored = try container.decode(Int.self, forKey: .errored)
+    skipped = try container.decode(Int.self, forKey: .skipped)
+    waived = try container.decode(Int.self, forKey: .waived)
+    unexpectedPass = try container.decode(Int.self, forKey: .unexpectedPass)
+    if let cases = try container.decodeIfPresent(Int.self, forKey: .cases), cases != total {
+      throw DecodingError.dataCorruptedError(
+        forKey: .cases, in: container,
+        debugDescription: "\(cases) cases, but the statuses add up to \(total)")
+    }
+  }
+
+  /// With the total (`cases`), which a reader would otherwise add up.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(total, forKey: .cases)
+    try container.encode(passed, forKey: .passed)
+    try container.encode(failed, forKey: .failed)
+    try container.encode(errored, forKey: .errored)
+    try container.encode(skipped, forKey: .skipped)
+    try container.encode(waived, forKey: .waived)
+    try container.encode(unexpectedPass, forKey: .unexpectedPass)
+  }
+}
+
+extension Double {
+  /// Rounded to `places` decimals, so that files do not carry clock noise.
+  func rounded(toPlaces places: Int) -> Double {
+    let scale = pow(10, Double(places))
+    return (self * scale).rounded() / scale
+  }
+}
