@@ -92,6 +92,22 @@ public struct RunInfo: Sendable, Codable {
     public var removed: [String] = []
 
     public init() {}
+
+    /// Stale waivers' reason when they matched nothing.
+    static let matchedNothing = "matched no case of this run"
+
+    /// The summary completed once the sweep has ended: each active waiver's matches (in
+    /// file order), the stale waivers (active ones that matched nothing, then the inactive
+    /// ones with their reasons) and the baseline's cases this run does not sweep.
+    func completed(activeWaivers: [String], matches: [String: Int], inactive: [StaleWaiver],
+                   removed: [String]) -> ReviewSummary {
+      var summary = self
+      summary.waiverMatches = activeWaivers.map { WaiverCount(id: $0, count: matches[$0] ?? 0) }
+      summary.stale = summary.waiverMatches.filter { $0.count == 0 }
+        .map { StaleWaiver(id: $0.id, why: Self.matchedNothing) } + inactive
+      summary.removed = removed
+      return summary
+    }
   }
 
   /// How many cases one waiver matched.

@@ -101,6 +101,7 @@ enum LegacyResults {
       var actual: Value?
       var actualDigest: String?
     }
+    var schema: String
     var run: Run?
     var versions: Versions?
     var plan: [String]?
@@ -112,7 +113,8 @@ enum LegacyResults {
     var isDirectory: ObjCBool = false
     _ = FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory)
     let url = isDirectory.boolValue ? path.appendingPathComponent("results.json") : path
-    // Only a schema-1/2 document is large; peek at its start before reading it all.
+    // Only a schema-1/2 document is large (failures inline); its schema stands in its first
+    // lines as this program wrote it, so a newer file is never read whole here.
     guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
     let head = (try? handle.read(upToCount: 4096)) ?? nil
     try? handle.close()
@@ -120,15 +122,13 @@ enum LegacyResults {
       schemas.contains(where: { text.contains("\"\($0)\"") }),
       let data = FileManager.default.contents(atPath: url.path)
     else { return nil }
-    struct Probe: Decodable { var schema: String }
-    guard let schema = try? JSONDecoder().decode(Probe.self, from: data).schema, schemas.contains(schema)
-    else { return nil }
     let document: Document
     do {
       document = try JSONDecoder().decode(Document.self, from: data)
     } catch {
       throw InputError("\(role) \(url.path): \(JSONValueReader.describe(error))")
     }
+    guard schemas.contains(document.schema) else { return nil }
     guard let plan = document.plan else {
       throw InputError("\(role) \(url.path): no \"plan\" (written by an older conformance)")
     }

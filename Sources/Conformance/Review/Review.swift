@@ -74,17 +74,6 @@ public final class Review: Sendable {
     }
     record.review.baseline = baseline?.classify(record)
   }
-
-  /// Active waivers that matched no case, given how many each matched: stale, like the
-  /// inactive ones.
-  public func unmatched(_ matches: [String: Int]) -> [Waiver] {
-    waivers.filter { (matches[$0.id] ?? 0) == 0 }
-  }
-
-  /// How many cases each active waiver matched, in file order.
-  public func matchCounts(_ matches: [String: Int]) -> [RunInfo.WaiverCount] {
-    waivers.map { RunInfo.WaiverCount(id: $0.id, count: matches[$0.id] ?? 0) }
-  }
 }
 
 /// When the run's exit status is 1 (`--fail-on`).

@@ -156,12 +156,10 @@ public enum ConformanceRun {
     }
     handler(Event(.runEnded(elapsed: (ContinuousClock.now - clock).seconds)))
     try recorder.close()
-    let matches = recorder.tally.waiverMatches
-    var summary = info.review
-    summary.waiverMatches = review.matchCounts(matches)
-    summary.stale = review.unmatched(matches).map { RunInfo.StaleWaiver(id: $0.id, why: "matched no case of this run") }
-      + review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) }
-    summary.removed = review.baseline?.removed ?? []
+    let summary = info.review.completed(
+      activeWaivers: review.waivers.map(\.id), matches: recorder.tally.waiverMatches,
+      inactive: review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) },
+      removed: review.baseline?.removed ?? [])
     recorder.completeReview(summary)
     return recorder.tally
   }

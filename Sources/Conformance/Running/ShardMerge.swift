@@ -37,15 +37,12 @@ public enum ShardMerge {
       for shard in shards { try shard.checkEnd() }
       recorder.record(Event(.runEnded(elapsed: shards.map(\.results.record.elapsedSeconds).max() ?? 0)))
       try recorder.close()
-      let matches = recorder.tally.waiverMatches
-      var review = info.review
-      review.waiverMatches = first.run.review.waiverMatches.map {
-        RunInfo.WaiverCount(id: $0.id, count: matches[$0.id] ?? 0)
-      }
-      review.stale = review.waiverMatches.filter { $0.count == 0 }
-        .map { RunInfo.StaleWaiver(id: $0.id, why: "matched no case of this run") }
-        + first.run.review.stale.filter { $0.why != "matched no case of this run" }
-      review.removed = baseline?.removed ?? []
+      // The shards ran the same waivers: the first names them, every shard's steps count them.
+      let shardReview = first.run.review
+      let review = info.review.completed(
+        activeWaivers: shardReview.waiverMatches.map(\.id), matches: recorder.tally.waiverMatches,
+        inactive: shardReview.stale.filter { $0.why != RunInfo.ReviewSummary.matchedNothing },
+        removed: baseline?.removed ?? [])
       recorder.completeReview(review)
       let tally = recorder.tally
       try ConformanceRun.write(tally, into: staging, files: files)
