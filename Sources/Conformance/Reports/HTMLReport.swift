@@ -79,6 +79,7 @@ public enum HTMLReport {
     .badge{border:1px solid var(--line);border-radius:9px;padding:0 .4rem;font-size:12px;margin-left:.3rem}
     .example{border-top:1px dashed var(--line);padding-top:.35rem;margin-top:.35rem}
     .example dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.2rem 0}.example dt{color:var(--muted)}.example dd{margin:0}
+    @media (max-width:600px){.example dl{grid-template-columns:1fr}.example dd{margin-bottom:.25rem}}
     .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin:.6rem 0}.filters label{display:flex;flex-direction:column;font-size:12px;color:var(--muted)}
     select,button{font:inherit;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px;padding:.15rem .3rem}
     .rate{display:inline-block;min-width:3.2em}.bar{display:inline-block;height:.55em;background:var(--pass);vertical-align:middle}
@@ -97,7 +98,8 @@ public enum HTMLReport {
       for (const [k, v] of Object.entries(attrs || {})) {
         if (k === "class") node.className = v; else node.setAttribute(k, v);
       }
-      for (const child of children.flat()) {
+      // Any depth: a row of [dt, dd] pairs is a list of lists.
+      for (const child of children.flat(Infinity)) {
         if (child === null || child === undefined) continue;
         node.append(child instanceof Node ? child : document.createTextNode(String(child)));
       }
@@ -169,7 +171,7 @@ public enum HTMLReport {
         const shown = c.examples.filter(e => exampleMatches(e, state));
         for (const e of shown) details.append(renderExample(e));
         if (shown.length < c.count) details.append(el("p", {class: "muted"},
-          (c.count - shown.length) + " more cases in results.json (" + shown.length + " shown)"));
+          (c.count - shown.length) + " more cases in cases.jsonl.gz (" + shown.length + " shown)"));
       });
       return details;
     }
@@ -249,7 +251,7 @@ public enum HTMLReport {
       if (r.stale.length) reviewParts.push(el("p", {}, "Stale waivers: " + r.stale.map(s => s[0] + " (" + s[1] + ")").join("; ")));
       if (r.matched.length) reviewParts.push(el("p", {class: "muted"}, "Waivers matched: " + r.matched.map(m => m[0] + " " + m[1]).join(", ")));
       app.append(section("What changed", ...reviewParts));
-      clusterBox = el("div", {});
+      clusterBox = el("div", {id: "clusters"});
       app.append(section("Failures by pattern", el("p", {class: "muted"},
         "New failures and unexpected passes first. Expand a pattern to see examples with their explain command."),
         filterBar(), clusterBox));
