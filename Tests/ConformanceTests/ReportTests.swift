@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(FoundationXML)
@@ -134,5 +135,41 @@ struct ReportBoundsTests {
     #expect(seen.count == tally.steps.count)
     #expect(xml.contains("⟨U+202F⟩"))
     #expect(!xml.contains("\u{202F}"))
+  }
+}
+
+@Suite("Console")
+struct ConsoleTests {
+  func step(_ index: Int, cases: Int, failed: Int) -> StepRecord {
+    var counts = StatusCounts()
+    counts.passed = cases - failed
+    counts.failed = failed
+    return StepRecord(index: index, check: "leading-blanks", name: "gregorian · UTC",
+                      plan: "leading-blanks|calendar=gregorian|zone=UTC\t\t\t", counts: counts,
+                      seconds: 0)
+  }
+
+  @Test("in a log, progress is a plain line with counts and an estimate, at most once an interval")
+  func logProgress() {
+    let lines = Mutex<[String]>([])
+    let console = ConsoleRecorder(totalCases: 40, interactive: false, logInterval: .zero) { text in
+      lines.withLock { $0.append(text) }
+    }
+    console.record(Event(.stepEnded(step(0, cases: 10, failed: 1))))
+    console.record(Event(.stepEnded(step(1, cases: 30, failed: 2))))
+    console.record(Event(.runEnded(elapsed: 1)))
+    let written = lines.withLock { $0 }
+    #expect(written.count == 2)
+    #expect(written.allSatisfy { $0.hasPrefix("progress: ") && $0.hasSuffix("\n") && !$0.contains("\u{1B}") })
+    #expect(written.first?.contains("10/40 cases (25%), 1 failed") == true)
+    #expect(written.last?.contains("40/40 cases (100%), 3 failed") == true)
+    #expect(written.last?.contains("about 0 s left") == true)
+
+    let quiet = Mutex<[String]>([])
+    let hourly = ConsoleRecorder(totalCases: 40, interactive: false, logInterval: .seconds(3600)) { text in
+      quiet.withLock { $0.append(text) }
+    }
+    hourly.record(Event(.stepEnded(step(0, cases: 10, failed: 1))))
+    #expect(quiet.withLock { $0 }.isEmpty)
   }
 }
