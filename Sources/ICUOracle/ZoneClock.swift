@@ -18,6 +18,18 @@ public protocol ZoneClock: AnyObject {
 extension ZoneClock {
   /// Local wall time and offset of an instant, e.g. `1987-10-25 00:00:30 -02:30`, for reports.
   public func wallText(at millis: Double) throws(ICUError) -> String {
+    try text(at: millis, separator: " ", offsetSeparator: " ")
+  }
+
+  /// The instant as ISO 8601 local time with its offset, `2018-11-04T01:00:00-02:00`: what
+  /// an outside script reads back (the instant and the wall time both).
+  public func isoText(at millis: Double) throws(ICUError) -> String {
+    try text(at: millis, separator: "T", offsetSeparator: "")
+  }
+
+  private func text(at millis: Double, separator: String, offsetSeparator: String)
+    throws(ICUError) -> String
+  {
     let offset = try offset(at: millis).total
     let local = millis + Double(offset)
     let day = LocalDay.containing(localMillis: local)
@@ -25,8 +37,8 @@ extension ZoneClock {
     let offsetMinutes = Int(offset) / 60_000
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
     let sign = offsetMinutes < 0 ? "-" : "+"
-    return "\(day) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-      + " \(sign)\(two(abs(offsetMinutes) / 60)):\(two(abs(offsetMinutes) % 60))"
+    return "\(day)\(separator)\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+      + "\(offsetSeparator)\(sign)\(two(abs(offsetMinutes) / 60)):\(two(abs(offsetMinutes) % 60))"
   }
 }
 

@@ -346,3 +346,60 @@ struct ResultsSerializationTests {
     }
   }
 }
+
+/// `--record all` keeps both sides' full answers, so a script outside the harness can check
+/// each verdict.
+@Suite("Recorded values")
+struct RecordedValuesTests {
+  func record(checks: [String], zones: [String], years: ClosedRange<Int>,
+              calendars: [String] = ["gregorian"]) throws -> [CaseRecord] {
+    let review = ReviewTests()
+    let out = review.temporary("values")
+    defer { try? FileManager.default.removeItem(at: out) }
+    var options = review.options(out: out, zones: zones, years: years)
+    options.request.calendars = .list(calendars)
+    options.checks = checks
+    options.record = .all
+    _ = try ConformanceRun.run(options)
+    return try recordedCases(out)
+  }
+
+  @Test("month-days in Sao Paulo, November 2018: 30 cells a side, the 4th at 01:00 (midnight skipped)")
+  func saoPauloCells() throws {
+    let cases = try record(checks: ["month-days"], zones: ["America/Sao_Paulo"], years: 2018...2018)
+    // A zone with transitions is swept in its transition months: Sao Paulo's DST ended on
+    // 18 February 2018 and began on 4 November. Both cases are recorded, passing or not, each
+    // with both sides.
+    #expect(cases.map { $0.id.month?.description } == ["2018-02-01", "2018-11-01"])
+    #expect(cases.allSatisfy { $0.outcome.values != nil })
+    let november = try #require(cases.first { $0.id.month?.description == "2018-11-01" })
+    guard case .list(let oracle)? = november.outcome.values?.oracle,
+      case .list(let subject)? = november.outcome.values?.subject
+    else { Issue.record("no cell lists"); return }
+    #expect(oracle.count == 30 && subject.count == 30)
+    // Brazil's DST began at 00:00 on 4 November 2018 (tz: Rule Brazil 2018 Nov Sun>=1 0:00):
+    // the day starts at 01:00, UTC-2; the day before at 00:00, UTC-3.
+    #expect(oracle[2] == .string("2018-11-03T00:00:00-03:00"))
+    #expect(oracle[3] == .string("2018-11-04T01:00:00-02:00"))
+    #expect(subject[3] == .string("2018-11-04T01:00:00-02:00"))
+  }
+
+  @Test("same-day-closing records every pair with both instants and each side's verdict")
+  func closingPairs() throws {
+    let cases = try record(checks: ["same-day-closing", "weekday-symbols"], zones: ["UTC"],
+                           years: 2021...2021)
+    let closing = try #require(cases.first { $0.id.check == "same-day-closing" })
+    guard case .list(let pairs)? = closing.outcome.values?.oracle else {
+      Issue.record("no pairs"); return
+    }
+    // UTC, January 2021 (the control month): 31 midnights and the month's end, three
+    // instants around each, pairs at most three hours apart.
+    #expect(pairs.count > 31)
+    let first = try #require(pairs.first)
+    #expect(first == .strings(["2020-12-31T23:59:59+00:00", "2021-01-01T00:00:00+00:00", "closes"]))
+    // weekday-symbols records the first weekday each side used: en_US's own is Sunday (1).
+    let own = try #require(cases.first { $0.id.check == "weekday-symbols" && $0.id.firstWeekday == .own })
+    guard case .list(let parts)? = own.outcome.values?.oracle else { Issue.record("no symbols"); return }
+    #expect(parts.first == .int(1))
+  }
+}

@@ -28,17 +28,21 @@ public struct MonthDaysCheck: Check {
     let probe = EvaluationContext.date(geometry.probe)
     let cells = context.subject.days(probe, calendar).map(EvaluationContext.millis)
     let expected = geometry.days.map(\.start)
-    guard cells != expected else { return .agreed(expected.count) }
+    let timeline = try context.oracle.timeline(zone)
+    // Every cell on each side, as ISO 8601 local time with its offset.
+    let values = { () throws -> (oracle: Value, subject: Value) in
+      (.strings(try expected.map(timeline.isoText)), .strings(try cells.map(timeline.isoText)))
+    }
+    guard cells != expected else { return try context.recorded(.agreed(expected.count), values) }
     let months = MonthReadings(oracle: month.reading,
                                subject: EvaluationContext.subjectReading(probe, calendar))
-    let timeline = try context.oracle.timeline(zone)
     let wall = { (millis: Double) in (try? timeline.wallText(at: millis)) ?? "?" }
     let cellDays = try cells.map { (millis) throws(ICUError) in try timeline.localDay(at: millis) }
-    return Outcome(
+    return try context.recorded(Outcome(
       verdict: .failed, expected: .strings(expected.map(wall)), actual: .strings(cells.map(wall)),
       pattern: Self.pattern(cells: cells, cellDays: cellDays, geometry: geometry),
       detail: Self.detail(cells: cells, expected: expected, wall: wall, geometry: geometry),
-      months: months)
+      months: months), values)
   }
 
   /// The shape of the difference: cells outside the month, duplicated days, or cells that

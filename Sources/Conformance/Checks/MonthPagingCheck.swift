@@ -57,19 +57,24 @@ public struct MonthPagingCheck: Check {
       }
     }
     // The months are compared by index; text only for a failure.
-    guard !kinds.isEmpty else { return .agreed(landings.count) }
-    let expected = landings.map { Value.string("\($0.label): \(table.months[$0.wanted].reading)") }
-    let actual = landings.map { landing in
-      Value.string("\(landing.label): " + (landing.reached.map { table.months[$0].reading }
-        ?? landing.day.map { "day \($0)" } ?? "no date"))
+    // Each landing on each side, with --record all.
+    let values = { () -> (oracle: Value, subject: Value) in
+      (.list(landings.map { .string("\($0.label): \(table.months[$0.wanted].reading)") }),
+       .list(landings.map { landing in
+         .string("\(landing.label): " + (landing.reached.map { table.months[$0].reading }
+           ?? landing.day.map { "day \($0)" } ?? "no date"))
+       }))
     }
-    return .comparing(
-      expected: .list(expected), actual: .list(actual),
+    guard !kinds.isEmpty else { return context.recorded(.agreed(landings.count), values) }
+    let (expected, actual) = values()
+    return context.recorded(.comparing(
+      expected: expected, actual: actual,
       pattern: "paging " + kinds.sorted().joined(separator: ", "),
       detail: ["origins: " + origins.map { "\($0.0) \((try? timeline.wallText(at: $0.1)) ?? "?")" }
         .joined(separator: "; ")],
       months: MonthReadings(
         oracle: month.reading,
-        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar)))
+        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar))),
+      { (expected, actual) })
   }
 }

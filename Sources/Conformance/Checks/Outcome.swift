@@ -19,6 +19,9 @@ public struct Outcome: Sendable, Codable, Equatable {
   public var detail: [String]
   /// Each side's reading of the month, when the case names one.
   public var months: MonthReadings?
+  /// Everything each side answered, in full, with `--record all` (`expected` and `actual`
+  /// keep only what differs, or a count when nothing does).
+  public var values: CaseValues?
 
   /// Whether the check found a difference or could not compare (failed or errored).
   public var isFailure: Bool { verdict == .failed || verdict == .errored }
@@ -61,6 +64,20 @@ public struct Outcome: Sendable, Codable, Equatable {
   /// A case that cannot run here, with the reason.
   public static func skipped(_ reason: String) -> Outcome {
     Outcome(verdict: .skipped, expected: .null, actual: .null, pattern: "skipped", detail: [reason])
+  }
+}
+
+/// Each side's full answer for a case, so a script outside the harness can check a verdict:
+/// every cell, pair, role or count the check compared.
+public struct CaseValues: Sendable, Codable, Equatable {
+  /// What the oracle (libicu) computed.
+  public var oracle: Value
+  /// What the subject answered.
+  public var subject: Value
+
+  public init(oracle: Value, subject: Value) {
+    self.oracle = oracle
+    self.subject = subject
   }
 }
 

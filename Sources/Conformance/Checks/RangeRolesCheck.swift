@@ -69,11 +69,16 @@ public struct RangeRolesCheck: Check {
                    calendar).rawValue
     }
     let differences = compared.indices.filter { expected[$0] != actual[$0] }
-    guard !differences.isEmpty else { return .agreed(compared.count) }
     let label = { (index: Int) in "\(cells[compared[index]].day)" }
-    return .comparing(
-      expected: .strings(compared.indices.map { "\(label($0)): \(expected[$0])" }),
-      actual: .strings(compared.indices.map { "\(label($0)): \(actual[$0])" }),
+    // Each compared day's role on each side, with --record all.
+    let values = { () -> (oracle: Value, subject: Value) in
+      (.strings(compared.indices.map { "\(label($0)): \(expected[$0])" }),
+       .strings(compared.indices.map { "\(label($0)): \(actual[$0])" }))
+    }
+    guard !differences.isEmpty else { return context.recorded(.agreed(compared.count), values) }
+    let roles = values()
+    return context.recorded(.comparing(
+      expected: roles.oracle, actual: roles.subject,
       pattern: Self.pattern(differences.first.map { (expected[$0], actual[$0]) },
                             onTransitionDay: differences.contains {
                               transitionDays.contains(cells[compared[$0]].day)
@@ -91,7 +96,8 @@ public struct RangeRolesCheck: Check {
       },
       months: MonthReadings(
         oracle: month.reading,
-        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar)))
+        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar))),
+      { roles })
   }
 
   /// The tapped cells and the cells compared, as indices into the month's existing days.

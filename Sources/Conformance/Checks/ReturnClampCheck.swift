@@ -35,6 +35,10 @@ public struct ReturnClampCheck: Check {
     var actual: [Value] = []
     var pairs = 0
     var shapes: Set<String> = []
+    // Every (departure, return) pair and the day each side returns on, with --record all.
+    let iso = context.recordsValues ? try instants.map(timeline.isoText) : []
+    var oraclePairs: [Value] = []
+    var subjectPairs: [Value] = []
     for i in instants.indices {
       for j in instants.indices where i != j
         && abs(instants[j] - instants[i]) <= SameDayClosingCheck.pairWindow
@@ -45,6 +49,10 @@ public struct ReturnClampCheck: Check {
         let result = context.subject.clampedReturn(
           EvaluationContext.date(instants[comeback]), EvaluationContext.date(instants[departure]))
         let got = try timeline.localDay(at: EvaluationContext.millis(result))
+        if context.recordsValues {
+          oraclePairs.append(.strings([iso[departure], iso[comeback], "return on \(wanted)"]))
+          subjectPairs.append(.strings([iso[departure], iso[comeback], "return on \(got)"]))
+        }
         guard got != wanted else { continue }
         let pair = "departure \(try timeline.wallText(at: instants[departure])), "
           + "return \(try timeline.wallText(at: instants[comeback]))"
@@ -56,11 +64,12 @@ public struct ReturnClampCheck: Check {
     }
     let agree = Value.string("\(pairs) pairs agree")
     let kinds = Set(transitions.flatMap(\.kinds)).sorted().map(\.rawValue)
-    return .comparing(
+    return context.recorded(.comparing(
       expected: expected.isEmpty ? agree : .list(expected),
       actual: actual.isEmpty ? agree : .list(actual),
       pattern: shapes.sorted().joined(separator: "; ")
         + (kinds.isEmpty ? "" : " near " + kinds.joined(separator: "+")),
-      detail: ["\(pairs) (departure, return) pairs, \(expected.count) disagree"])
+      detail: ["\(pairs) (departure, return) pairs, \(expected.count) disagree"]),
+      { (.list(oraclePairs), .list(subjectPairs)) })
   }
 }

@@ -44,12 +44,20 @@ public struct SameDayClosingCheck: Check {
     var actualMismatches: [Value] = []
     var splits = 0
     var merges = 0
+    // Every pair with both instants and each side's verdict, with --record all.
+    let iso = context.recordsValues ? try instants.map(timeline.isoText) : []
+    var oraclePairs: [Value] = []
+    var subjectPairs: [Value] = []
     for i in instants.indices {
       for j in (i + 1)..<instants.count where instants[j] - instants[i] <= Self.pairWindow {
         pairCount += 1
         let expected = days[i] != days[j]
         let actual = context.subject.closes(
           EvaluationContext.date(instants[i]), EvaluationContext.date(instants[j]), calendar)
+        if context.recordsValues {
+          oraclePairs.append(.strings([iso[i], iso[j], Self.verdict(expected)]))
+          subjectPairs.append(.strings([iso[i], iso[j], Self.verdict(actual)]))
+        }
         guard expected != actual else { continue }
         if expected { merges += 1 } else { splits += 1 }
         let pair = "\(try timeline.wallText(at: instants[i])) → "
@@ -60,7 +68,7 @@ public struct SameDayClosingCheck: Check {
     }
     let agree = Value.string("\(pairCount) pairs agree")
     let kinds = Set(transitions.flatMap(\.kinds)).sorted().map(\.rawValue)
-    return .comparing(
+    return context.recorded(.comparing(
       expected: expectedMismatches.isEmpty ? agree : .list(expectedMismatches),
       actual: actualMismatches.isEmpty ? agree : .list(actualMismatches),
       pattern: Self.pattern(splits: splits, merges: merges, kinds: kinds),
@@ -75,7 +83,8 @@ public struct SameDayClosingCheck: Check {
       ],
       months: MonthReadings(
         oracle: month.reading,
-        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar)))
+        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar))),
+      { (.list(oraclePairs), .list(subjectPairs)) })
   }
 
   static func verdict(_ closes: Bool) -> String { closes ? "closes" : "stays open" }

@@ -52,17 +52,24 @@ public struct StayNightsCheck: Check {
         EvaluationContext.date(from.start), EvaluationContext.date(to.start), calendar)
       counts.append(({ "\(from.day) → \(to.day)" }, nights, subject))
     }
-    guard counts.contains(where: { $0.expected != $0.actual }) else { return .agreed(counts.count) }
-    let expected = counts.map { Value.string("\($0.label()): \($0.expected)") }
-    let actual = counts.map { Value.string("\($0.label()): \($0.actual)") }
+    // Each pair's night count on each side, with --record all.
+    let values = { () -> (oracle: Value, subject: Value) in
+      (.list(counts.map { .string("\($0.label()): \($0.expected)") }),
+       .list(counts.map { .string("\($0.label()): \($0.actual)") }))
+    }
+    guard counts.contains(where: { $0.expected != $0.actual }) else {
+      return context.recorded(.agreed(counts.count), values)
+    }
+    let (expected, actual) = values()
     let kinds = Set(transitions.flatMap(\.kinds)).sorted().map(\.rawValue)
-    return .comparing(
-      expected: .list(expected), actual: .list(actual),
+    return context.recorded(.comparing(
+      expected: expected, actual: actual,
       pattern: "night count differs" + (kinds.isEmpty ? "" : " across " + kinds.joined(separator: "+")),
       detail: ["pairs of day starts; transitions in the month: "
         + (kinds.isEmpty ? "none" : kinds.joined(separator: ", "))],
       months: MonthReadings(
         oracle: month.reading,
-        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar)))
+        subject: EvaluationContext.subjectReading(EvaluationContext.date(geometry.probe), calendar))),
+      { (expected, actual) })
   }
 }

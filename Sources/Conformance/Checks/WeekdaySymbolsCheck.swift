@@ -35,7 +35,8 @@ public struct WeekdaySymbolsCheck: Check {
                                       firstWeekday: explicit)
     let expected = ICU.rotated(sundayFirst, toStartAt: expectedFirst)
     let actual = context.subject.weekdaySymbols(calendar)
-    return .comparing(
+    // The first weekday each side used, then its symbols, with --record all.
+    return context.recorded(.comparing(
       expected: .strings(expected), actual: .strings(actual),
       pattern: Self.pattern(sundayFirst: sundayFirst, expectedFirst: expectedFirst,
                             actual: actual, calendar: calendar),
@@ -44,7 +45,9 @@ public struct WeekdaySymbolsCheck: Check {
           + (explicit == nil ? " (locale's own)" : " (set)"),
         "subject: symbols \(calendar.veryShortStandaloneWeekdaySymbols) (Sunday first), "
           + "firstWeekday \(calendar.firstWeekday)",
-      ])
+      ]),
+      { (.list([.int(expectedFirst), .strings(expected)]),
+         .list([.int(calendar.firstWeekday), .strings(actual)])) })
   }
 
   /// Tells a different first weekday from changed symbols.

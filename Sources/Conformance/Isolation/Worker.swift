@@ -16,7 +16,8 @@ public enum Worker {
     let steps = Dictionary(plan.steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
-    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
+    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
+                                                     recordsValues: options.record == .all)
     let zoneClasses = corpus.zoneClasses
     let encoder = RecordCoding.lineEncoder()
     let decoder = RecordCoding.decoder()

@@ -55,6 +55,7 @@ public struct CaseRecord: Sendable, Equatable {
     copy.outcome.actual = .null
     copy.outcome.detail = []
     copy.outcome.months = nil
+    copy.outcome.values = nil
     copy.review.triageExpected = nil
     return copy
   }
@@ -110,7 +111,8 @@ extension CaseRecord: Codable {
   // Flat, so a script reads `.verdict` and `.actual` without knowing the Swift types;
   // `check`, `dimensions` and `explain` repeat the id for readers and are not read back.
   enum CodingKeys: String, CodingKey {
-    case id, check, step, dimensions, verdict, expected, actual, months, pattern, detail, review
+    case id, check, step, dimensions, verdict, expected, actual, values, months, pattern, detail
+    case review
     case actualDigest, explain
   }
 
@@ -125,6 +127,7 @@ extension CaseRecord: Codable {
       pattern: try container.decodeIfPresent(String.self, forKey: .pattern) ?? "",
       detail: try container.decodeIfPresent([String].self, forKey: .detail) ?? [],
       months: try container.decodeIfPresent(MonthReadings.self, forKey: .months))
+    outcome.values = try container.decodeIfPresent(CaseValues.self, forKey: .values)
     review = try container.decodeIfPresent(CaseReview.self, forKey: .review) ?? CaseReview()
     actualDigest = try container.decodeIfPresent(String.self, forKey: .actualDigest)
     if let digest = actualDigest, digest.count != 16 || UInt64(digest, radix: 16) == nil {
@@ -148,6 +151,7 @@ extension CaseRecord: Codable {
       try container.encode(outcome.expected, forKey: .expected)
       try container.encode(outcome.actual, forKey: .actual)
       try container.encodeIfPresent(outcome.months, forKey: .months)
+      try container.encodeIfPresent(outcome.values, forKey: .values)
     }
     if outcome.verdict != .passed {
       try container.encode(outcome.pattern, forKey: .pattern)

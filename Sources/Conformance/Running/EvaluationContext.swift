@@ -19,6 +19,8 @@ public final class EvaluationContext {
   public let isTriage: Bool
   /// The subject's answers kept for triage, when this context's subject keeps them.
   private(set) var answers: SubjectAnswers?
+  /// Whether checks record both sides' full values on every case (`--record all`).
+  public internal(set) var recordsValues = false
 
   public init(corpus: Corpus, subject: Subject) {
     self.corpus = corpus
@@ -46,17 +48,36 @@ public final class EvaluationContext {
   /// A worker's contexts: libicu's, and Foundation's ICU's for triage (unless `triage` is off
   /// or the corpus has no triage data). They share the subject's answers, so that triage asks
   /// the subject only what the first evaluation of the case did not.
-  public static func worker(corpus: Corpus, subject: Subject, triage: Bool = true)
+  ///
+  /// - Parameter recordsValues: the libicu context records both sides' full values
+  ///   (`--record all`); triage's never does.
+  public static func worker(corpus: Corpus, subject: Subject, triage: Bool = true,
+                            recordsValues: Bool = false)
     -> (context: EvaluationContext, triage: EvaluationContext?)
   {
     guard triage, corpus.triage != nil else {
-      return (EvaluationContext(corpus: corpus, subject: subject), nil)
+      let context = EvaluationContext(corpus: corpus, subject: subject)
+      context.recordsValues = recordsValues
+      return (context, nil)
     }
     let answers = SubjectAnswers()
     let keeping = subject.intercepted(by: answers, name: subject.name)
     let context = EvaluationContext(corpus: corpus, subject: keeping)
     context.answers = answers
+    context.recordsValues = recordsValues
     return (context, EvaluationContext(forTriage: corpus, subject: keeping))
+  }
+
+  /// The outcome with both sides' full values when this context records them; `values` is
+  /// called only then (it may cost more text than the comparison itself).
+  func recorded(_ outcome: Outcome, _ values: () throws -> (oracle: Value, subject: Value))
+    rethrows -> Outcome
+  {
+    guard recordsValues else { return outcome }
+    var recorded = outcome
+    let (oracle, subject) = try values()
+    recorded.values = CaseValues(oracle: oracle, subject: subject)
+    return recorded
   }
 
   /// The month table of a calendar this context's oracle computes with.

@@ -48,7 +48,8 @@ public struct Runner: Sendable {
       finished.enter()
       let thread = Thread {
         let (context, triageContext) = EvaluationContext.worker(corpus: corpus, subject: subject,
-                                                                triage: triage)
+                                                                triage: triage,
+                                                                recordsValues: recordAll)
         while let index = pipeline.claim() {
           let step = steps[index]
           pipeline.complete(index, Self.evaluate(step, check: checks[step.checkIndex],
@@ -98,7 +99,13 @@ public struct Runner: Sendable {
     context.answers?.startCase()
     var record = CaseRecord(id: id, step: step,
                             outcome: evaluate(id, check: check, context: context))
-    guard record.outcome.verdict == .failed, let triage else { return record }
+    // A check that compares one value per side records it whole already.
+    let verdict = record.outcome.verdict
+    if context.recordsValues, record.outcome.values == nil, verdict == .passed || verdict == .failed {
+      record.outcome.values = CaseValues(oracle: record.outcome.expected,
+                                         subject: record.outcome.actual)
+    }
+    guard verdict == .failed, let triage else { return record }
     context.answers?.startReplay()
     let second = evaluate(id, check: check, context: triage)
     record.review.triage = Triage.classify(record.outcome, against: second)
