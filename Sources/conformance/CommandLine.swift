@@ -20,90 +20,104 @@ struct CommandLineParser {
   var defaultCorpora: URL
 
   func parse() throws(InputError) -> Command {
-    var remaining = arguments[...]
-    if remaining.first == "__worker" {
-      // A worker process: the same run options as its parent, evaluated step by step.
-      let parsed = try CommandLineParser(arguments: Array(remaining.dropFirst()),
-                                         defaultCorpora: defaultCorpora).parse()
-      guard case .run(let options) = parsed else { throw InputError("__worker takes run options") }
-      return .worker(options)
+    let rest = arguments.dropFirst()
+    switch arguments.first {
+    case "__worker"?: return try parseWorker(Array(rest))
+    case "bench"?: return try parseBench(rest)
+    case "self-test"?: return try parseSelfTest(rest)
+    case "merge"?: return try parseMerge(rest)
+    case "explain"?: return try parseExplain(rest)
+    default: return try parseRun(arguments[...])
     }
-    if remaining.first == "bench" {
-      remaining = remaining.dropFirst()
-      var quick = false
-      var jobs = ProcessInfoCores.count
-      var out = URL(fileURLWithPath: "Reports/bench.json")
-      var corpora = defaultCorpora
-      while let argument = remaining.popFirst() {
-        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-        switch name {
-        case "-h", "--help": return .help
-        case "--quick": quick = true
-        case "--jobs": jobs = try jobCount(argument, &remaining)
-        case "--out": out = URL(fileURLWithPath: try value(argument, &remaining))
-        case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
-        default: throw InputError("unknown option '\(name)' for bench")
-        }
-      }
-      return .bench(quick: quick, jobs: jobs, out: out, corpora: corpora)
-    }
-    if remaining.first == "self-test" {
-      remaining = remaining.dropFirst()
-      var jobs = ProcessInfoCores.count
-      var corpora = defaultCorpora
-      while let argument = remaining.popFirst() {
-        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-        switch name {
-        case "-h", "--help": return .help
-        case "--jobs": jobs = try jobCount(argument, &remaining)
-        case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
-        default: throw InputError("unknown option '\(name)' for self-test")
-        }
-      }
-      return .selfTest(jobs: jobs, corpora: corpora)
-    }
-    if remaining.first == "merge" {
-      remaining = remaining.dropFirst()
-      var shards: [URL] = []
-      var out = URL(fileURLWithPath: "Reports/latest")
-      while let argument = remaining.popFirst() {
-        if argument == "-h" || argument == "--help" { return .help }
-        if argument.hasPrefix("--out") {
-          out = URL(fileURLWithPath: try value(argument, &remaining))
-        } else if argument.hasPrefix("-") {
-          throw InputError("unknown option '\(argument)' for merge")
-        } else {
-          shards.append(URL(fileURLWithPath: argument))
-        }
-      }
-      guard !shards.isEmpty else { throw InputError("merge needs the shards' report directories") }
-      return .merge(shards: shards, out: out)
-    }
-    if remaining.first == "explain" {
-      remaining = remaining.dropFirst()
-      var corpora = defaultCorpora
-      var caseID: String?
-      var optionsEnded = false
-      while let argument = remaining.popFirst() {
-        if !optionsEnded, argument == "--" { optionsEnded = true; continue }
-        if !optionsEnded, argument == "-h" || argument == "--help" { return .help }
-        if !optionsEnded, argument.hasPrefix("--corpora") {
-          corpora = URL(fileURLWithPath: try value(argument, &remaining))
-          continue
-        }
-        if !optionsEnded, argument.hasPrefix("-") {
-          throw InputError("unknown option '\(argument)' for explain")
-        }
-        guard caseID == nil else { throw InputError("explain takes one case id, got '\(argument)' too") }
-        caseID = argument
-      }
-      guard let caseID else { throw InputError("explain needs a case id") }
-      return .explain(caseID: caseID, corpora: corpora)
-    }
+  }
 
-    var request = CorpusRequest(corporaDirectory: defaultCorpora)
-    var options = RunOptions(request: request, out: URL(fileURLWithPath: "Reports/latest"))
-    options.arguments = arguments
+  /// A worker process: the same run options as its parent, evaluated step by step.
+  func parseWorker(_ arguments: [String]) throws(InputError) -> Command {
+    let parsed = try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
+    guard case .run(let options) = parsed else { throw InputError("__worker takes run options") }
+    return .worker(options)
+  }
+
+  func parseBench(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var quick = false
+    var jobs = ProcessInfoCores.count
+    var out = URL(fileURLWithPath: "Reports/bench.json")
+    var corpora = defaultCorpora
+    while let argument = remaining.popFirst() {
+      switch optionName(argument) {
+      case "-h", "--help": return .help
+      case "--quick": quick = true
+      case "--jobs": jobs = try jobCount(argument, &remaining)
+      case "--out": out = URL(fileURLWithPath: try value(argument, &remaining))
+      case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
+      default: throw InputError("unknown option '\(optionName(argument))' for bench")
+      }
+    }
+    return .bench(quick: quick, jobs: jobs, out: out, corpora: corpora)
+  }
+
+  func parseSelfTest(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var jobs = ProcessInfoCores.count
+    var corpora = defaultCorpora
+    while let argument = remaining.popFirst() {
+      switch optionName(argument) {
+      case "-h", "--help": return .help
+      case "--jobs": jobs = try jobCount(argument, &remaining)
+      case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
+      default: throw InputError("unknown option '\(optionName(argument))' for self-test")
+      }
+    }
+    return .selfTest(jobs: jobs, corpora: corpora)
+  }
+
+  func parseMerge(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var shards: [URL] = []
+    var out = URL(fileURLWithPath: "Reports/latest")
+    while let argument = remaining.popFirst() {
+      if argument == "-h" || argument == "--help" { return .help }
+      if argument.hasPrefix("--out") {
+        out = URL(fileURLWithPath: try value(argument, &remaining))
+      } else if argument.hasPrefix("-") {
+        throw InputError("unknown option '\(argument)' for merge")
+      } else {
+        shards.append(URL(fileURLWithPath: argument))
+      }
+    }
+    guard !shards.isEmpty else { throw InputError("merge needs the shards' report directories") }
+    return .merge(shards: shards, out: out)
+  }
+
+  func parseExplain(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var corpora = defaultCorpora
+    var caseID: String?
+    var optionsEnded = false
+    while let argument = remaining.popFirst() {
+      if !optionsEnded, argument == "--" { optionsEnded = true; continue }
+      if !optionsEnded, argument == "-h" || argument == "--help" { return .help }
+      if !optionsEnded, argument.hasPrefix("--corpora") {
+        corpora = URL(fileURLWithPath: try value(argument, &remaining))
+        continue
+      }
+      if !optionsEnded, argument.hasPrefix("-") {
+        throw InputError("unknown option '\(argument)' for explain")
+      }
+      guard caseID == nil else { throw InputError("explain takes one case id, got '\(argument)' too") }
+      caseID = argument
+    }
+    guard let caseID else { throw InputError("explain needs a case id") }
+    return .explain(caseID: caseID, corpora: corpora)
+  }
+
+  /// A sweep: the selection, where it writes, what it expects; cross-option defaults last.
+  func parseRun(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var options = RunOptions(request: CorpusRequest(corporaDirectory: defaultCorpora),
+                             out: URL(fileURLWithPath: "Reports/latest"))
+    options.arguments = self.arguments
     var waivers: String?
     var isolation = true
     while let argument = remaining.popFirst() {
@@ -111,81 +125,14 @@ struct CommandLineParser {
         if let extra = remaining.first { throw InputError("unexpected argument '\(extra)'") }
         break
       }
-      let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-      switch name {
+      switch optionName(argument) {
       case "-h", "--help": return .help
       case "--version": return .version
-      case "--locales":
-        request.locales = try selection(name, try value(argument, &remaining))
-      case "--calendars":
-        request.calendars = try selection(name, try value(argument, &remaining))
-      case "--time-zones":
-        request.zones = try selection(name, try value(argument, &remaining))
-      case "--first-weekdays":
-        request.firstWeekdays = try firstWeekdays(try value(argument, &remaining))
-      case "--years":
-        request.years = try years(try value(argument, &remaining))
-      case "--transitions":
-        let text = try value(argument, &remaining)
-        guard let sample = Corpus.TransitionSample(rawValue: text) else {
-          throw InputError("--transitions \(text): expected all or shapes")
-        }
-        request.transitionSample = sample
-      case "--corpora":
-        request.corporaDirectory = URL(fileURLWithPath: try value(argument, &remaining))
-      case "--checks":
-        let text = try value(argument, &remaining)
-        options.checks = text == "all" ? [] : text.split(separator: ",").map(String.init)
-        if options.checks.isEmpty && text != "all" { throw InputError("--checks has an empty value") }
-      case "--out":
-        let text = try value(argument, &remaining)
-        guard !text.isEmpty else { throw InputError("--out has an empty value") }
-        options.out = URL(fileURLWithPath: text)
-      case "--record":
-        let text = try value(argument, &remaining)
-        guard let record = RunOptions.Record(rawValue: text) else {
-          throw InputError("--record \(text): expected failures or all")
-        }
-        options.record = record
-      case "--jobs": options.jobs = try jobCount(argument, &remaining)
-      case "--shard":
-        options.shard = try shard(try value(argument, &remaining))
-      case "--waivers":
-        waivers = try value(argument, &remaining)
-      case "--baseline":
-        let text = try value(argument, &remaining)
-        guard !text.isEmpty else { throw InputError("--baseline has an empty value") }
-        options.baseline = URL(fileURLWithPath: text)
-      case "--fail-on":
-        let text = try value(argument, &remaining)
-        guard let rule = FailOn(rawValue: text) else {
-          throw InputError("--fail-on \(text): expected new, unexpected, any or none")
-        }
-        options.failOn = rule
-      case "--oracle":
-        let text = try value(argument, &remaining)
-        guard let mode = Corpus.OracleMode(rawValue: text) else {
-          throw InputError("--oracle \(text): expected tables or direct")
-        }
-        request.oracleMode = mode
-      case "--month-sweep":
-        let text = try value(argument, &remaining)
-        guard let sweep = Corpus.MonthSweep(rawValue: text) else {
-          throw InputError("--month-sweep \(text): expected per-offset or transition-free")
-        }
-        request.monthSweep = sweep
-      case "--no-isolation":
-        isolation = false
-      case "--exhaustive":
-        request.exhaustive = true
-      case "--dry-run":
-        options.dryRun = true
-      default:
-        throw InputError(argument.hasPrefix("-")
-          ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
+      case "--waivers": waivers = try value(argument, &remaining)
+      case "--no-isolation": isolation = false
+      default: try parseRunOption(argument, &remaining, into: &options)
       }
     }
-    options.request = request
     // Worker processes run this very executable.
     if isolation {
       options.workerExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -195,10 +142,87 @@ struct CommandLineParser {
     case "none"?: options.waivers = nil
     case let path?: options.waivers = URL(fileURLWithPath: path)
     case nil:
-      let file = request.corporaDirectory.appendingPathComponent(Corpus.Files.waivers)
+      let file = options.request.corporaDirectory.appendingPathComponent(Corpus.Files.waivers)
       options.waivers = FileManager.default.fileExists(atPath: file.path) ? file : nil
     }
     return .run(options)
+  }
+
+  /// One option of a sweep, with its value taken from `argument` or `remaining`.
+  func parseRunOption(_ argument: String, _ remaining: inout ArraySlice<String>,
+                      into options: inout RunOptions) throws(InputError) {
+    let name = optionName(argument)
+    switch name {
+    case "--locales":
+      options.request.locales = try selection(name, try value(argument, &remaining))
+    case "--calendars":
+      options.request.calendars = try selection(name, try value(argument, &remaining))
+    case "--time-zones":
+      options.request.zones = try selection(name, try value(argument, &remaining))
+    case "--first-weekdays":
+      options.request.firstWeekdays = try firstWeekdays(try value(argument, &remaining))
+    case "--years":
+      options.request.years = try years(try value(argument, &remaining))
+    case "--transitions":
+      options.request.transitionSample = try choice(name, try value(argument, &remaining),
+                                                    expected: "all or shapes")
+    case "--corpora":
+      options.request.corporaDirectory = URL(fileURLWithPath: try value(argument, &remaining))
+    case "--checks":
+      let text = try value(argument, &remaining)
+      options.checks = text == "all" ? [] : text.split(separator: ",").map(String.init)
+      if options.checks.isEmpty && text != "all" { throw InputError("--checks has an empty value") }
+    case "--out":
+      options.out = URL(fileURLWithPath: try nonEmptyValue(argument, &remaining))
+    case "--record":
+      options.record = try choice(name, try value(argument, &remaining), expected: "failures or all")
+    case "--jobs": options.jobs = try jobCount(argument, &remaining)
+    case "--shard":
+      options.shard = try shard(try value(argument, &remaining))
+    case "--baseline":
+      options.baseline = URL(fileURLWithPath: try nonEmptyValue(argument, &remaining))
+    case "--fail-on":
+      options.failOn = try choice(name, try value(argument, &remaining),
+                                  expected: "new, unexpected, any or none")
+    case "--oracle":
+      options.request.oracleMode = try choice(name, try value(argument, &remaining),
+                                              expected: "tables or direct")
+    case "--month-sweep":
+      options.request.monthSweep = try choice(name, try value(argument, &remaining),
+                                              expected: "per-offset or transition-free")
+    case "--exhaustive":
+      options.request.exhaustive = true
+    case "--dry-run":
+      options.dryRun = true
+    default:
+      throw InputError(argument.hasPrefix("-")
+        ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
+    }
+  }
+
+  /// An option's name without an `=value` part.
+  func optionName(_ argument: String) -> String {
+    argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+  }
+
+  /// One of an option's named values, or bad input naming the option, the value and the
+  /// choices.
+  func choice<Value: RawRepresentable>(_ option: String, _ text: String, expected: String)
+    throws(InputError) -> Value where Value.RawValue == String
+  {
+    guard let value = Value(rawValue: text) else {
+      throw InputError("\(option) \(text): expected \(expected)")
+    }
+    return value
+  }
+
+  /// A value that must not be empty (a path).
+  func nonEmptyValue(_ argument: String, _ remaining: inout ArraySlice<String>)
+    throws(InputError) -> String
+  {
+    let text = try value(argument, &remaining)
+    guard !text.isEmpty else { throw InputError("\(optionName(argument)) has an empty value") }
+    return text
   }
 
   /// The value of `--jobs`, for a run, `bench` and `self-test` alike.
