@@ -155,8 +155,12 @@ extension CaseRecord: Codable {
     }
     if outcome.verdict != .passed {
       try container.encode(outcome.pattern, forKey: .pattern)
-      if !isAbridged { try container.encode(outcome.detail, forKey: .detail) }
-      try container.encode(ExplainCommand.text(for: id), forKey: .explain)
+      // An abridged case keeps what a baseline compares and a reviewer filters by; its
+      // explain command is its id's, which the reports print.
+      if !isAbridged {
+        try container.encode(outcome.detail, forKey: .detail)
+        try container.encode(ExplainCommand.text(for: id), forKey: .explain)
+      }
     }
     if review != CaseReview() { try container.encode(review, forKey: .review) }
   }

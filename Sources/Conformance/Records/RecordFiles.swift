@@ -110,8 +110,9 @@ public final class JSONLinesWriter: Sendable {
 /// Reads a sequence of JSON values from a file, gzip-compressed or plain: one per line as
 /// this program writes them, or any other whitespace between them (`jq .` output).
 ///
-/// The file is read in chunks and each value decoded alone with `JSONDecoder`, so a large
-/// file is never held whole; an error names the file and the line the value starts on.
+/// The file is read in chunks; values are decoded with `JSONDecoder`, many at a time (one
+/// call per batch costs far less than one per value), so a large file is never held whole.
+/// An error names the file and the line the offending value starts on.
 public final class JSONValueReader {
   private let file: gzFile
   public let path: String
@@ -138,11 +139,36 @@ public final class JSONValueReader {
   ///
   /// - Throws: `InputError` naming `path:line` when the text is not JSON or not a `T`.
   public func next<T: Decodable>(_ type: T.Type) throws(InputError) -> T? {
-    guard let (start, bytes) = try nextValue() else { return nil }
+    try next(T.self, upTo: 1).first
+  }
+
+  /// Up to `count` next values decoded as `T`; empty at the end of the file.
+  ///
+  /// - Throws: `InputError` naming `path:line` when a value is not JSON or not a `T`.
+  public func next<T: Decodable>(_ type: T.Type, upTo count: Int) throws(InputError) -> [T] {
+    // The values as one JSON array, and where each starts in it and in the file.
+    var batch = Data([UInt8(ascii: "[")])
+    var starts: [(line: Int, offset: Int)] = []
+    while starts.count < count, let (line, bytes) = try nextValue() {
+      if !starts.isEmpty { batch.append(UInt8(ascii: ",")) }
+      starts.append((line, batch.count))
+      batch.append(contentsOf: bytes)
+    }
+    guard !starts.isEmpty else { return [] }
+    batch.append(UInt8(ascii: "]"))
     do {
-      return try bytes.withUnsafeBufferPointer { try decoder.decode(T.self, from: Data($0)) }
+      return try decoder.decode([T].self, from: batch)
     } catch {
-      throw InputError("\(path):\(start): \(Self.describe(error))")
+      // Decode each value alone to name the one at fault.
+      for (index, start) in starts.enumerated() {
+        let end = index + 1 < starts.count ? starts[index + 1].offset - 1 : batch.count - 1
+        do {
+          _ = try decoder.decode(T.self, from: batch[start.offset..<end])
+        } catch {
+          throw InputError("\(path):\(start.line): \(Self.describe(error))")
+        }
+      }
+      throw InputError("\(path):\(starts[0].line): \(Self.describe(error))")
     }
   }
 
@@ -165,58 +191,82 @@ public final class JSONValueReader {
     keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
   }
 
-  /// The bytes of the next top-level value and the line it starts on.
-  private func nextValue() throws(InputError) -> (Int, ArraySlice<UInt8>)? {
-    // Skip white space between values.
-    while true {
-      if position == buffer.count {
-        guard fill() else { return nil }
-        continue
-      }
-      let byte = buffer[position]
-      guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
-      if byte == 0x0A { line += 1 }
-      position += 1
-    }
-    let start = line
-    let first = position
+  /// Where a value being scanned stands: inside a string, after a backslash, how deep.
+  private struct Scan {
     var depth = 0
     var inString = false
     var escaped = false
-    var index = first
+    var lines = 0
+  }
+
+  /// The bytes of the next top-level value and the line it starts on.
+  private func nextValue() throws(InputError) -> (Int, ArraySlice<UInt8>)? {
+    guard try skipWhiteSpace() else { return nil }
+    let start = line
+    var scan = Scan()
+    var scanned = 0
     while true {
-      if index == buffer.count {
-        let offset = index - first
-        let kept = position
-        // Keep the value's bytes from its start; `fill` drops what came before.
-        position = kept
-        guard fill() else {
-          throw InputError("\(path):\(start): truncated (a value never ends)")
-        }
-        index = position + offset
-        continue
+      let from = position + scanned
+      let (end, bad) = buffer.withUnsafeBufferPointer { bytes in
+        Self.scan(bytes, from: from, state: &scan)
       }
-      let byte = buffer[index]
+      if let bad {
+        throw InputError("\(path):\(start): expected an object, found '\(Character(Unicode.Scalar(bad)))'")
+      }
+      if let end {
+        line += scan.lines
+        let value = buffer[position..<end]
+        position = end
+        return (start, value)
+      }
+      scanned = buffer.count - position
+      // Keep the value's bytes from its start; `fill` drops what came before.
+      guard fill() else { throw InputError("\(path):\(start): truncated (a value never ends)") }
+    }
+  }
+
+  /// Scans from `from` to the end of the value; its end, `nil` when the buffer ends first,
+  /// or the byte that cannot start a value.
+  private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, state: inout Scan)
+    -> (end: Int?, bad: UInt8?)
+  {
+    var index = from
+    while index < bytes.count {
+      let byte = bytes[index]
       index += 1
-      if inString {
-        if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+      if state.inString {
+        if state.escaped {
+          state.escaped = false
+        } else if byte == 0x5C {
+          state.escaped = true
+        } else if byte == 0x22 {
+          state.inString = false
+        }
         continue
       }
       switch byte {
-      case 0x22: inString = true
-      case 0x7B, 0x5B: depth += 1
-      case 0x7D, 0x5D: depth -= 1
-      case 0x0A: line += 1
-      default:
-        if depth == 0 {
-          throw InputError("\(path):\(start): expected an object, found '\(Character(Unicode.Scalar(byte)))'")
-        }
+      case 0x22: state.inString = true
+      case 0x7B, 0x5B: state.depth += 1
+      case 0x7D, 0x5D: state.depth -= 1
+      case 0x0A: state.lines += 1
+      default: if state.depth == 0 { return (nil, byte) }
       }
-      if depth == 0 {
-        let value = buffer[position..<index]
-        position = index
-        return (start, value)
+      if state.depth == 0 { return (index, nil) }
+    }
+    return (nil, nil)
+  }
+
+  /// Moves past white space between values; `false` at the end of the file.
+  private func skipWhiteSpace() throws(InputError) -> Bool {
+    while true {
+      if position == buffer.count {
+        guard fill() else { return false }
+        continue
       }
+      let byte = buffer[position]
+      guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return true }
+      if byte == 0x0A { line += 1 }
+      position += 1
     }
   }
 

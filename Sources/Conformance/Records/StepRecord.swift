@@ -122,7 +122,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     baselineClasses = try container.decodeIfPresent([String: Int].self, forKey: .baselineClasses) ?? [:]
     waiverMatches = try container.decodeIfPresent([String: Int].self, forKey: .waiverMatches) ?? [:]
     cases = try container.decodeIfPresent([CaseRecord].self, forKey: .cases) ?? []
-    guard PlanStepSet.decode(plan) != nil else {
+    guard PlanStepSet.group(ofEncoded: plan) != nil else {
       throw DecodingError.dataCorruptedError(forKey: .plan, in: container,
                                              debugDescription: "malformed plan '\(plan)'")
     }

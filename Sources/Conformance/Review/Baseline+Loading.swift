@@ -10,46 +10,94 @@ extension Baseline {
     try load(path, sweptBySteps: plan.map(PlanStepSet.index))
   }
 
-  /// The same, for a plan known by its steps' records (`merge`).
-  static func load(_ path: URL, sweptBySteps current: [String: PlanStepSet]?) throws(InputError)
+  /// The same, for a plan known by its steps as results record them, by group id (`merge`).
+  static func load(_ path: URL, sweptBySteps current: [String: String]?) throws(InputError)
     -> Baseline
   {
     let role = "--baseline"
-    if var legacy = try LegacyResults.readIfLegacy(path, role: role) {
-      if let current { legacy.removed = legacy.removed(fromSteps: current) }
-      return legacy
+    if let legacy = try LegacyResults.readIfLegacy(path, role: role) {
+      var reading = Reading(steps: legacy.steps, current: current)
+      // Schema 2 has no step records to group failures by: each id names its group.
+      for (id, digest) in legacy.failures {
+        let group = (try? CaseID(parsing: id)).flatMap { parsed in
+          PlanStepSet.groupKeys(of: parsed).first { legacy.steps[$0] != nil }
+        }
+        reading.add(id, digest: digest, group: group ?? "")
+      }
+      return reading.baseline(reference: legacy.reference)
     }
     let results = try ResultsDirectory(path, role: role, as: Head.self)
-    var steps: [String: PlanStepSet] = [:]
+    var steps: [String: String] = [:]
+    var groupOfStep: [Int: String] = [:]
     let stepReader = try results.steps()
-    while let step = try stepReader.next(StepLine.self) {
-      // StepRecord's decoder has checked the plan already.
-      guard let (key, set) = PlanStepSet.decode(step.plan) else { continue }
-      steps[key] = set
+    while case let batch = try stepReader.next(StepLine.self, upTo: 1024), !batch.isEmpty {
+      for step in batch {
+        // StepRecord's decoder checks the same; this reader decodes less of the line.
+        guard let group = PlanStepSet.group(ofEncoded: step.plan) else {
+          throw InputError("\(role) \(stepReader.path): step \(step.index): malformed plan")
+        }
+        steps[group] = step.plan
+        groupOfStep[step.index] = group
+      }
     }
-    var failures: [String: UInt64] = [:]
+    var reading = Reading(steps: steps, current: current)
     let caseReader = try results.cases()
-    while let entry = try caseReader.next(FailureLine.self) {
-      guard entry.verdict == .failed || entry.verdict == .errored else { continue }
-      failures[entry.id] = try entry.digest(in: caseReader.path)
+    while case let batch = try caseReader.next(FailureLine.self, upTo: 1024), !batch.isEmpty {
+      for entry in batch where entry.verdict == .failed || entry.verdict == .errored {
+        reading.add(entry.id, digest: try entry.digest(in: caseReader.path),
+                    group: groupOfStep[entry.step] ?? "")
+      }
     }
     let run = results.record.run
-    var baseline = Baseline(
-      reference: BaselineReference(
-        path: results.url.path, started: ISO8601DateFormatter().string(from: run.started),
-        versions: "libicu \(run.versions?.oracle.icu ?? "?") / "
-          + "Foundation ICU \(run.versions?.subjectICU?.icu ?? "?")"),
-      failures: failures, steps: steps)
-    if let current { baseline.removed = baseline.removed(fromSteps: current) }
-    return baseline
+    return reading.baseline(reference: BaselineReference(
+      path: results.url.path, started: ISO8601DateFormatter().string(from: run.started),
+      versions: "libicu \(run.versions?.oracle.icu ?? "?") / "
+        + "Foundation ICU \(run.versions?.subjectICU?.icu ?? "?")"))
   }
 
-  /// The baseline's failing cases that steps (as a results' plan records them) do not sweep.
-  func removed(fromSteps current: [String: PlanStepSet]) -> [String] {
-    failures.keys.sorted().filter { text in
-      guard let id = try? CaseID(parsing: text) else { return true }
-      return !PlanStepSet.groupKeys(of: id).contains { current[$0]?.contains(id) == true }
+  /// A baseline being read: its failures by key and, for listing what the current plan no
+  /// longer sweeps, the ids of those whose step the current plan does not sweep alike.
+  private struct Reading {
+    let steps: [String: String]
+    let current: [String: String]?
+    var failures: [CaseKey: UInt64] = [:]
+    var changedGroups: [String: [String]] = [:]
+
+    init(steps: [String: String], current: [String: String]?) {
+      self.steps = steps
+      self.current = current
     }
+
+    mutating func add(_ id: String, digest: UInt64, group: String) {
+      failures[CaseKey(id)] = digest
+      // A group swept by the same step now is swept whole (the nightly's case).
+      if let current, steps[group] == nil || current[group] != steps[group] {
+        changedGroups[group, default: []].append(id)
+      }
+    }
+
+    func baseline(reference: BaselineReference) -> Baseline {
+      var baseline = Baseline(reference: reference, failures: failures, steps: steps)
+      if let current { baseline.removed = Baseline.removed(changedGroups, from: current) }
+      return baseline
+    }
+  }
+
+  /// The failing cases among `ids` that the current steps do not sweep, sorted: each
+  /// checked against the step of the current plan that would hold it.
+  static func removed(_ byGroup: [String: [String]], from current: [String: String]) -> [String] {
+    var removed: [String] = []
+    var decoded: [String: PlanStepSet?] = [:]
+    for ids in byGroup.values {
+      removed += ids.filter { text in
+        guard let id = try? CaseID(parsing: text) else { return true }
+        return !PlanStepSet.groupKeys(of: id).contains { key in
+          if decoded[key] == nil { decoded[key] = current[key].flatMap(PlanStepSet.decode)?.1 }
+          return decoded[key]??.contains(id) == true
+        }
+      }
+    }
+    return removed.sorted()
   }
 
   /// What a baseline reads of `results.json`: when the run started and its versions.
@@ -61,14 +109,16 @@ extension Baseline {
     var run: Run
   }
 
-  /// What a baseline reads of a step record: its plan.
+  /// What a baseline reads of a step record: its place in the plan and what it swept.
   private struct StepLine: Decodable {
+    var index: Int
     var plan: String
   }
 
   /// What a baseline reads of a case record: its id, verdict and actual value (or digest).
   private struct FailureLine: Decodable {
     var id: String
+    var step: Int
     var verdict: Outcome.Verdict
     var actual: Value?
     var actualDigest: String?
@@ -108,8 +158,15 @@ enum LegacyResults {
     var failures: [Failure]
   }
 
+  /// What a schema-1/2 file holds for a baseline.
+  struct Contents {
+    var reference: BaselineReference
+    var failures: [String: UInt64]
+    var steps: [String: String]
+  }
+
   /// The baseline in `path` when it is an older results.json, else `nil`.
-  static func readIfLegacy(_ path: URL, role: String) throws(InputError) -> Baseline? {
+  static func readIfLegacy(_ path: URL, role: String) throws(InputError) -> Contents? {
     var isDirectory: ObjCBool = false
     _ = FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory)
     let url = isDirectory.boolValue ? path.appendingPathComponent("results.json") : path
@@ -132,12 +189,12 @@ enum LegacyResults {
     guard let plan = document.plan else {
       throw InputError("\(role) \(url.path): no \"plan\" (written by an older conformance)")
     }
-    var steps: [String: PlanStepSet] = [:]
+    var steps: [String: String] = [:]
     for (index, line) in plan.enumerated() {
-      guard let (key, step) = PlanStepSet.decode(line) else {
+      guard let key = PlanStepSet.group(ofEncoded: line), PlanStepSet.decode(line) != nil else {
         throw InputError("\(role) \(url.path): plan entry \(index + 1) is malformed")
       }
-      steps[key] = step
+      steps[key] = line
     }
     var failures: [String: UInt64] = [:]
     for failure in document.failures where ["failed", "errored", "waived"].contains(failure.status) {
@@ -150,7 +207,7 @@ enum LegacyResults {
         failures[failure.id] = (failure.actual ?? .null).digest
       }
     }
-    return Baseline(
+    return Contents(
       reference: BaselineReference(
         path: url.path, started: document.run?.started ?? "?",
         versions: "libicu \(document.versions?.oracle?.icu ?? "?") / "

@@ -24,9 +24,11 @@ public struct Baseline: Sendable {
   }
 
   public var reference: BaselineReference
-  /// The digest of each failing case's actual value, by case id.
-  var failures: [String: UInt64]
-  var steps: [String: PlanStepSet]
+  /// The digest of each failing case's actual value, by case id (as a `CaseKey`).
+  var failures: [CaseKey: UInt64]
+  /// Each step the baseline swept, as results record it (`PlanStepSet.encode`), by its group
+  /// id; decoded only for the few cases that ask (a new failure, a plan that changed).
+  var steps: [String: String]
   /// The baseline's failing cases that the plan it was loaded for does not sweep.
   public var removed: [String] = []
 
@@ -40,7 +42,7 @@ public struct Baseline: Sendable {
   public func swept(_ id: CaseID) -> Bool {
     // A step fixes some dimensions and varies the rest; try each way of splitting the id.
     for candidate in PlanStepSet.groupKeys(of: id) {
-      if let step = steps[candidate] { return step.contains(id) }
+      if let step = steps[candidate] { return PlanStepSet.decode(step)?.1.contains(id) ?? false }
     }
     return false
   }
@@ -48,12 +50,26 @@ public struct Baseline: Sendable {
   /// The class of a case, or `nil` for a pass the baseline did not fail either.
   public func classify(_ record: CaseRecord) -> Class? {
     let failing = record.outcome.isFailure
-    if let previous = failures[record.id.description] {
+    if let previous = failures[CaseKey(record.id.description)] {
       guard failing else { return .fixed }
       return previous == record.actualDigestValue ? .stillFailing : .changed
     }
     guard failing else { return nil }
     return swept(record.id) ? .newFailure : .newCase
+  }
+}
+
+/// A case id as a baseline keeps it: two independent 64-bit hashes of its text (FNV-1a and
+/// this process's seeded `Hasher`), a sixth of the memory of the text for a night's ~400,000
+/// failures. Two different ids share a key with a probability near 2⁻¹²⁸ per pair; the table
+/// is built and asked in one process, so the seeded hash needs to agree only there.
+struct CaseKey: Hashable, Sendable {
+  let fnv: UInt64
+  let seeded: Int
+
+  init(_ id: String) {
+    fnv = Value.digest(of: id)
+    seeded = id.hashValue
   }
 }
 
@@ -91,14 +107,16 @@ struct PlanStepSet: Sendable {
     return keys
   }
 
-  static func index(_ plan: Plan) -> [String: PlanStepSet] {
-    var index: [String: PlanStepSet] = [:]
-    for step in plan.steps {
-      index[step.group.description] = PlanStepSet(
-        firstWeekdays: Set(step.firstWeekdays.map(\.description)),
-        months: Set(step.months.map(\.julianDay)), variants: Set(step.variants))
-    }
-    return index
+  /// A plan's steps as results record them, by group id.
+  static func index(_ plan: Plan) -> [String: String] {
+    Dictionary(plan.steps.map { ($0.group.description, encode($0)) }, uniquingKeysWith: { a, _ in a })
+  }
+
+  /// The group id of an encoded step, or `nil` when the line is not one (four tab-separated
+  /// fields); what a reader checks before keeping a plan it may never decode.
+  static func group(ofEncoded line: String) -> String? {
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+    return fields.count == 4 && !fields[0].isEmpty ? String(fields[0]) : nil
   }
 
   /// One step as a line of `results.json`'s plan: group id, then first weekdays, months

@@ -18,7 +18,8 @@ public enum ShardMerge {
     let order = shards.indices.flatMap { shard in shards[shard].steps.map { ($0.index, shard) } }
       .sorted { $0.0 < $1.0 }
     let planned = Dictionary(
-      shards.flatMap(\.steps).compactMap { PlanStepSet.decode($0.plan) }, uniquingKeysWith: { a, _ in a })
+      shards.flatMap(\.steps).compactMap { step in PlanStepSet.group(ofEncoded: step.plan).map { ($0, step.plan) } },
+      uniquingKeysWith: { a, _ in a })
     let baseline = try first.run.review.baseline.map { reference throws(InputError) in
       try Baseline.load(URL(fileURLWithPath: reference.path), sweptBySteps: planned)
     }
