@@ -93,22 +93,27 @@ public enum WaiverFile {
   }
 
   public static func parse(_ data: Data, name: String) throws(InputError) -> [Waiver] {
-    let root: [String: Any]
+    let root: JSONField
     do {
-      guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-        throw InputError("\(name): the top level must be an object")
-      }
-      root = object
-    } catch let error as InputError {
-      throw error
+      root = try JSONDecoder().decode(JSONField.self, from: data)
     } catch {
-      throw InputError("\(name): not valid JSON (\(error.localizedDescription))")
+      throw InputError("\(name): not valid JSON (\(JSONValueReader.describe(error)))")
     }
-    guard root["schema"] as? String == schema else {
-      throw InputError("\(name): schema must be \"\(schema)\", found \(root["schema"].map { "\($0)" } ?? "none")")
+    guard case .object(let members) = root else {
+      throw InputError("\(name): the top level must be an object")
     }
-    guard let entries = root["waivers"] as? [[String: Any]] else {
+    guard case .string(schema)? = members["schema"] else {
+      throw InputError("\(name): schema must be \"\(schema)\", found \(members["schema"].map { "\($0)" } ?? "none")")
+    }
+    guard case .list(let list)? = members["waivers"] else {
       throw InputError("\(name): \"waivers\" must be an array of objects")
+    }
+    var entries: [[String: JSONField]] = []
+    for item in list {
+      guard case .object(let entry) = item else {
+        throw InputError("\(name): \"waivers\" must be an array of objects")
+      }
+      entries.append(entry)
     }
     var seen: Set<String> = []
     var waivers: [Waiver] = []
@@ -122,17 +127,17 @@ public enum WaiverFile {
     return waivers
   }
 
-  static func parseEntry(_ entry: [String: Any], location index: String) throws(InputError)
+  static func parseEntry(_ entry: [String: JSONField], location index: String) throws(InputError)
     -> Waiver
   {
     // Errors name the entry by position and, once known, by id.
-    let location = (entry["id"] as? String).map { "\(index) (\($0))" } ?? index
+    let location = entry["id"]?.text.map { "\(index) (\($0))" } ?? index
     func string(_ key: String, required: Bool = true) throws(InputError) -> String? {
       guard let value = entry[key] else {
         if required { throw InputError("\(location): missing \"\(key)\"") }
         return nil
       }
-      guard let text = value as? String, !text.isEmpty else {
+      guard let text = value.text, !text.isEmpty else {
         throw InputError("\(location): \"\(key)\" must be a non-empty string")
       }
       return text
@@ -144,7 +149,7 @@ public enum WaiverFile {
     }
     let id = try string("id") ?? ""
     let checks: [String]
-    if let list = entry["check"] as? [String], !list.isEmpty {
+    if let list = entry["check"]?.texts, !list.isEmpty {
       checks = list
     } else {
       checks = [try string("check") ?? ""]
@@ -155,16 +160,16 @@ public enum WaiverFile {
     }
     var match: [(String, [Glob])] = []
     if let object = entry["match"] {
-      guard let dictionary = object as? [String: Any] else {
+      guard case .object(let dictionary) = object else {
         throw InputError("\(location): \"match\" must be an object")
       }
       for key in dictionary.keys.sorted() {
         guard dimensionKeys.contains(key) else {
           throw InputError("\(location): \"match\" has unknown dimension \"\(key)\"")
         }
-        if let text = dictionary[key] as? String {
+        if let text = dictionary[key]?.text {
           match.append((key, [Glob(text)]))
-        } else if let list = dictionary[key] as? [String], !list.isEmpty {
+        } else if let list = dictionary[key]?.texts, !list.isEmpty {
           match.append((key, list.map(Glob.init)))
         } else {
           throw InputError("\(location): match.\(key) must be a string or a list of strings")
@@ -188,9 +193,10 @@ public enum WaiverFile {
     }
     var versions: [(String, Glob)] = []
     if let object = entry["when"] {
-      guard let dictionary = object as? [String: String] else {
+      guard case .object(let fields) = object, fields.values.allSatisfy({ $0.text != nil }) else {
         throw InputError("\(location): \"when\" must map version names to strings")
       }
+      let dictionary = fields.mapValues { $0.text ?? "" }
       for key in dictionary.keys.sorted() {
         guard versionKeys.contains(key) else {
           throw InputError("\(location): \"when\" has unknown version \"\(key)\" (known: "
@@ -205,5 +211,57 @@ public enum WaiverFile {
                   pattern: try string("pattern", required: false).map(Glob.init), triage: triage,
                   reason: reason, link: link, expires: expires, versions: versions,
                   location: location)
+  }
+}
+
+/// Any JSON value, decoded by `JSONDecoder`, for files whose errors must name the entry and
+/// key at fault in a person's words (the waiver file) rather than a coding path.
+enum JSONField: Decodable, CustomStringConvertible {
+  case string(String)
+  case number(Double)
+  case bool(Bool)
+  case null
+  case list([JSONField])
+  case object([String: JSONField])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONField].self) {
+      self = .list(value)
+    } else {
+      self = .object(try container.decode([String: JSONField].self))
+    }
+  }
+
+  /// The text of a string.
+  var text: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The texts of a list of strings (`nil` when any item is not one).
+  var texts: [String]? {
+    guard case .list(let items) = self else { return nil }
+    let texts = items.compactMap(\.text)
+    return texts.count == items.count ? texts : nil
+  }
+
+  var description: String {
+    switch self {
+    case .string(let text): text
+    case .number(let value): value == value.rounded() ? String(Int(value)) : String(value)
+    case .bool(let value): String(value)
+    case .null: "null"
+    case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
+    case .object: "{…}"
+    }
   }
 }
