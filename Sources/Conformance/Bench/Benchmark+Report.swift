@@ -7,6 +7,15 @@ extension Benchmark.Report {
     if let full {
       rows.append(("full sweep ≤ 120 s wall", String(format: "%.1f s", full.wall), full.wall <= 120))
     }
+    if let full {
+      rows.append(("full sweep's archive ≤ 25 MB", String(format: "%.1f MB", full.archiveMB),
+                   full.archiveMB <= 25))
+      rows.append(("baseline read ≤ 3 s", String(format: "%.1f s", full.baselineSeconds),
+                   full.baselineSeconds <= 3))
+      rows.append(("baseline read ≤ 150 MB", String(format: "%.0f MB (process peak %.0f MB)",
+                                                     full.baselineMB, full.baselinePeakMB),
+                   full.baselineMB <= 150))
+    }
     // The sweep's peak, not the bench's: the measuring loops after it hold more state.
     let sweepPeak = measured.peakMB
     rows.append(("peak RSS ≤ 500 MB", String(format: "%.0f MB", sweepPeak), sweepPeak <= 500))
@@ -22,10 +31,10 @@ extension Benchmark.Report {
   public var lines: [String] {
     var lines = ["bench \(date) on \(machine), \(jobs) workers\(quick ? " (quick: core corpus only)" : "")"]
     for phase in [core] + (full.map { [$0] } ?? []) {
-      lines.append(String(format: "  %@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB, peak so far %4.0f MB, results.json %.1f MB",
+      lines.append(String(format: "  %@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB, peak so far %4.0f MB, archive %.1f MB, baseline read +%.1f s +%.0f MB",
                           phase.name.padding(toLength: 12, withPad: " ", startingAt: 0), phase.cases,
                           phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB, phase.peakMB,
-                          phase.resultsMB))
+                          phase.archiveMB, phase.baselineSeconds, phase.baselineMB))
     }
     lines.append("  time split of the \(full == nil ? "core" : "full") sweep (CPU s): "
       + split.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", "))
@@ -55,7 +64,10 @@ extension Benchmark.Report {
         ("evaluationCPUSeconds", .double(phase.timing.evaluationCPU)),
         ("deliveryCPUSeconds", .double(phase.timing.deliveryCPU)),
         ("writeSeconds", .double(phase.timing.write)), ("residentMBAfter", .double(phase.residentMB)),
-        ("peakResidentMBSoFar", .double(phase.peakMB)), ("resultsJSONMB", .double(phase.resultsMB)),
+        ("peakResidentMBSoFar", .double(phase.peakMB)), ("archiveMB", .double(phase.archiveMB)),
+        ("baselineReadSeconds", .double(phase.baselineSeconds)),
+        ("baselineReadMB", .double(phase.baselineMB)),
+        ("baselineReadProcessPeakMB", .double(phase.baselinePeakMB)),
       ])
     }
     return .object([

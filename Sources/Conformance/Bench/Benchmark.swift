@@ -26,9 +26,15 @@ public enum Benchmark {
     /// The process's peak RSS when this phase ended (phases run in order, so it covers
     /// this one and those before it).
     public var peakMB: Double
-    /// The size of the `results.json` it wrote, which a nightly archives and the next night
-    /// reads as its baseline.
-    public var resultsMB: Double
+    /// The size of everything it wrote (results, cases, steps, JUnit, page): what a nightly
+    /// archives.
+    public var archiveMB: Double
+    /// Reading those results back as the next night's baseline, for the same selection:
+    /// seconds and megabytes of peak memory it adds to a `--dry-run` (each in a process of
+    /// its own), and that process's peak.
+    public var baselineSeconds = 0.0
+    public var baselineMB = 0.0
+    public var baselinePeakMB = 0.0
     public var casesPerSecond: Double { wall > 0 ? Double(cases) / wall : 0 }
   }
 
@@ -95,20 +101,28 @@ public enum Benchmark {
       options.waivers = FileManager.default.fileExists(atPath: waivers.path) ? waivers : nil
       return options
     }
-    func measure(_ name: String, _ run: RunOptions) throws -> Phase {
+    func measure(_ name: String, _ run: RunOptions, selection: [String]) throws -> Phase {
       let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
       let result = try ConformanceRun.run(run)
       let memory = ResidentMemory.read()
-      let results = run.out.appendingPathComponent("results.json").path
-      let bytes = (try? FileManager.default.attributesOfItem(atPath: results)[.size] as? Int) ?? 0
-      let phase = Phase(name: name, cases: result.cases, wall: (ContinuousClock.now - clock).seconds,
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: run.out.path)) ?? []
+      let bytes = files.reduce(0) { total, file in
+        total + ((try? FileManager.default.attributesOfItem(
+          atPath: run.out.appendingPathComponent(file).path)[.size] as? Int) ?? 0)
+      }
+      var phase = Phase(name: name, cases: result.cases, wall: (ContinuousClock.now - clock).seconds,
                         cpu: ThreadClock.process - cpu, timing: result.timing,
                         residentMB: memory.current, peakMB: memory.peak,
-                        resultsMB: Double(bytes) / 1e6)
+                        archiveMB: Double(bytes) / 1e6)
+      let plain = try dryRun(selection + ["--corpora", corporaDirectory.path])
+      let reading = try dryRun(selection + ["--corpora", corporaDirectory.path,
+                                            "--baseline", run.out.path])
+      (phase.baselineSeconds, phase.baselineMB, phase.baselinePeakMB) =
+        (reading.seconds - plain.seconds, reading.peakMB - plain.peakMB, reading.peakMB)
       log(String(format: "%@: %d cases in %.1f s wall, %.1f s CPU (%.0f cases/s), RSS %.0f MB, "
-                   + "results.json %.1f MB",
+                   + "archive %.1f MB; read back as a baseline +%.1f s, +%.0f MB",
                  name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB,
-                 phase.resultsMB))
+                 phase.archiveMB, phase.baselineSeconds, phase.baselineMB))
       return phase
     }
 
@@ -117,8 +131,10 @@ public enum Benchmark {
     all.locales = .all
     all.calendars = .all
     all.zones = .all
-    let corePhase = try measure("core corpus", options(core, "core"))
-    let fullPhase = quick ? nil : try measure("full sweep", options(all, "full"))
+    let corePhase = try measure("core corpus", options(core, "core"), selection: [])
+    let fullPhase = quick ? nil : try measure(
+      "full sweep", options(all, "full"),
+      selection: ["--locales", "all", "--calendars", "all", "--time-zones", "all"])
 
     let loop = try subjectOnly(quick ? core : all, jobs: jobs)
     log(String(format: "subject alone: %.1f s CPU where the checks call it, %.1f s replayed "
@@ -218,6 +234,38 @@ public enum Benchmark {
       if case .stepEnded(let step) = event.kind { cases.withLock { $0 += step.counts.total } }
     }
     return (cases.withLock { $0 }, (ContinuousClock.now - clock).seconds, ThreadClock.process - cpu)
+  }
+
+  /// `conformance --dry-run` with `arguments` in a process of its own, under GNU time
+  /// (`/usr/bin/time`, Debian's `time`): its wall time and peak RSS. (A child's peak read
+  /// through `getrusage` includes the bench's own memory at fork or vfork.)
+  static func dryRun(_ arguments: [String]) throws -> (seconds: Double, peakMB: Double) {
+    let timeTool = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: timeTool) else {
+      throw HarnessError("bench needs \(timeTool) to measure a baseline read (apt-get install time)")
+    }
+    let report = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-bench-rss-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: report) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: timeTool)
+    process.arguments = ["-f", "%M", "-o", report.path,
+                         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
+                         "--dry-run"] + arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let clock = ContinuousClock.now
+    try process.run()
+    process.waitUntilExit()
+    let seconds = (ContinuousClock.now - clock).seconds
+    let text = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
+    guard process.terminationStatus == 0,
+      let kilobytes = text.split(separator: "\n").last.flatMap({ Double($0) })
+    else {
+      throw HarnessError("bench: conformance --dry-run \(arguments.joined(separator: " ")) "
+        + "exited \(process.terminationStatus): \(text)")
+    }
+    return (seconds, kilobytes / 1024)
   }
 
   static func machineDescription() -> String {
