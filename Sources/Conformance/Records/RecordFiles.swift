@@ -146,29 +146,48 @@ public final class JSONValueReader {
   ///
   /// - Throws: `InputError` naming `path:line` when a value is not JSON or not a `T`.
   public func next<T: Decodable>(_ type: T.Type, upTo count: Int) throws(InputError) -> [T] {
-    // The values as one JSON array, and where each starts in it and in the file.
-    var batch = Data([UInt8(ascii: "[")])
-    var starts: [(line: Int, offset: Int)] = []
-    while starts.count < count, let (line, bytes) = try nextValue() {
-      if !starts.isEmpty { batch.append(UInt8(ascii: ",")) }
-      starts.append((line, batch.count))
-      batch.append(contentsOf: bytes)
+    guard let batch = try nextBatch(upTo: count) else { return [] }
+    return try batch.decode(T.self, decoder: decoder)
+  }
+
+  /// Up to `count` next values as one JSON array, not yet decoded (so that batches can be
+  /// decoded on several threads); `nil` at the end of the file.
+  public func nextBatch(upTo count: Int) throws(InputError) -> Batch? {
+    var batch = Batch(path: path)
+    while batch.starts.count < count, let (line, bytes) = try nextValue() {
+      if !batch.starts.isEmpty { batch.array.append(UInt8(ascii: ",")) }
+      batch.starts.append((line, batch.array.count))
+      batch.array.append(contentsOf: bytes)
     }
-    guard !starts.isEmpty else { return [] }
-    batch.append(UInt8(ascii: "]"))
-    do {
-      return try decoder.decode([T].self, from: batch)
-    } catch {
-      // Decode each value alone to name the one at fault.
-      for (index, start) in starts.enumerated() {
-        let end = index + 1 < starts.count ? starts[index + 1].offset - 1 : batch.count - 1
-        do {
-          _ = try decoder.decode(T.self, from: batch[start.offset..<end])
-        } catch {
-          throw InputError("\(path):\(start.line): \(Self.describe(error))")
+    guard !batch.starts.isEmpty else { return nil }
+    batch.array.append(UInt8(ascii: "]"))
+    return batch
+  }
+
+  /// Values read as one JSON array, and where each starts in it and in the file.
+  public struct Batch: Sendable {
+    let path: String
+    var array = Data([UInt8(ascii: "[")])
+    var starts: [(line: Int, offset: Int)] = []
+
+    /// The values decoded as `T`.
+    ///
+    /// - Throws: `InputError` naming `path:line` of the first value that is not a `T`.
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder) throws(InputError) -> [T] {
+      do {
+        return try decoder.decode([T].self, from: array)
+      } catch {
+        // Decode each value alone to name the one at fault.
+        for (index, start) in starts.enumerated() {
+          let end = index + 1 < starts.count ? starts[index + 1].offset - 1 : array.count - 1
+          do {
+            _ = try decoder.decode(T.self, from: array[start.offset..<end])
+          } catch {
+            throw InputError("\(path):\(start.line): \(JSONValueReader.describe(error))")
+          }
         }
+        throw InputError("\(path):\(starts[0].line): \(JSONValueReader.describe(error))")
       }
-      throw InputError("\(path):\(starts[0].line): \(Self.describe(error))")
     }
   }
 

@@ -42,10 +42,25 @@ extension Baseline {
     }
     var reading = Reading(steps: steps, current: current)
     let caseReader = try results.cases()
-    while case let batch = try caseReader.next(FailureLine.self, upTo: 1024), !batch.isEmpty {
-      for entry in batch where entry.verdict == .failed || entry.verdict == .errored {
-        reading.add(entry.id, digest: try entry.digest(in: caseReader.path),
-                    group: groupOfStep[entry.step] ?? "")
+    // Decoding is most of the time: batches are decoded on every core, in rounds, while
+    // reading and keeping stay on this thread (a baseline is read before the sweep starts).
+    let threads = ProcessInfoCores.count
+    while true {
+      var batches: [JSONValueReader.Batch] = []
+      while batches.count < threads * 2, let batch = try caseReader.nextBatch(upTo: 1024) {
+        batches.append(batch)
+      }
+      guard !batches.isEmpty else { break }
+      let decoded = ParallelMap.run(batches, workers: threads) { batch in
+        Result { () throws(InputError) in
+          try batch.decode(FailureLine.self, decoder: RecordCoding.decoder())
+        }
+      }
+      for result in decoded {
+        for entry in try result.get() where entry.verdict == .failed || entry.verdict == .errored {
+          reading.add(entry.id, digest: try entry.digest(in: caseReader.path),
+                      group: groupOfStep[entry.step] ?? "")
+        }
       }
     }
     let run = results.record.run
@@ -60,18 +75,23 @@ extension Baseline {
   private struct Reading {
     let steps: [String: String]
     let current: [String: String]?
+    /// The groups the current plan sweeps with the very same step: swept whole (the
+    /// nightly's case); compared once per group, not once per failure.
+    let unchanged: Set<String>
     var failures: [CaseKey: UInt64] = [:]
     var changedGroups: [String: [String]] = [:]
 
     init(steps: [String: String], current: [String: String]?) {
       self.steps = steps
       self.current = current
+      unchanged = Set(current.map { current in
+        steps.compactMap { group, step in current[group] == step ? group : nil }
+      } ?? [])
     }
 
     mutating func add(_ id: String, digest: UInt64, group: String) {
       failures[CaseKey(id)] = digest
-      // A group swept by the same step now is swept whole (the nightly's case).
-      if let current, steps[group] == nil || current[group] != steps[group] {
+      if current != nil, !unchanged.contains(group) {
         changedGroups[group, default: []].append(id)
       }
     }
@@ -116,7 +136,7 @@ extension Baseline {
   }
 
   /// What a baseline reads of a case record: its id, verdict and actual value (or digest).
-  private struct FailureLine: Decodable {
+  private struct FailureLine: Decodable, Sendable {
     var id: String
     var step: Int
     var verdict: Outcome.Verdict
