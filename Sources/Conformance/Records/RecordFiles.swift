@@ -150,6 +150,26 @@ public final class JSONValueReader {
     return try batch.decode(T.self, decoder: decoder)
   }
 
+  /// Every remaining value decoded as `T`, handed to `body` a batch at a time in file order.
+  /// Batches are decoded on every core, in rounds, while reading and `body` stay on this
+  /// thread: decoding is most of a large file's cost.
+  public func forEachBatch<T: Decodable & Sendable>(
+    _ type: T.Type, _ body: ([T]) throws(InputError) -> Void
+  ) throws(InputError) {
+    let threads = ProcessInfoCores.count
+    while true {
+      var batches: [Batch] = []
+      while batches.count < threads * 2, let batch = try nextBatch(upTo: 1024) {
+        batches.append(batch)
+      }
+      guard !batches.isEmpty else { return }
+      let decoded = ParallelMap.run(batches, workers: threads) { batch in
+        Result { () throws(InputError) in try batch.decode(T.self, decoder: RecordCoding.decoder()) }
+      }
+      for result in decoded { try body(try result.get()) }
+    }
+  }
+
   /// Up to `count` next values as one JSON array, not yet decoded (so that batches can be
   /// decoded on several threads); `nil` at the end of the file.
   public func nextBatch(upTo count: Int) throws(InputError) -> Batch? {

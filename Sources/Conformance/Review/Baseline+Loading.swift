@@ -30,7 +30,7 @@ extension Baseline {
     var steps: [String: String] = [:]
     var groupOfStep: [Int: String] = [:]
     let stepReader = try results.steps()
-    while case let batch = try stepReader.next(StepLine.self, upTo: 1024), !batch.isEmpty {
+    try stepReader.forEachBatch(StepLine.self) { (batch) throws(InputError) in
       for step in batch {
         // StepRecord's decoder checks the same; this reader decodes less of the line.
         guard let group = PlanStepSet.group(ofEncoded: step.plan) else {
@@ -42,25 +42,10 @@ extension Baseline {
     }
     var reading = Reading(steps: steps, current: current)
     let caseReader = try results.cases()
-    // Decoding is most of the time: batches are decoded on every core, in rounds, while
-    // reading and keeping stay on this thread (a baseline is read before the sweep starts).
-    let threads = ProcessInfoCores.count
-    while true {
-      var batches: [JSONValueReader.Batch] = []
-      while batches.count < threads * 2, let batch = try caseReader.nextBatch(upTo: 1024) {
-        batches.append(batch)
-      }
-      guard !batches.isEmpty else { break }
-      let decoded = ParallelMap.run(batches, workers: threads) { batch in
-        Result { () throws(InputError) in
-          try batch.decode(FailureLine.self, decoder: RecordCoding.decoder())
-        }
-      }
-      for result in decoded {
-        for entry in try result.get() where entry.verdict == .failed || entry.verdict == .errored {
-          reading.add(entry.id, digest: try entry.digest(in: caseReader.path),
-                      group: groupOfStep[entry.step] ?? "")
-        }
+    try caseReader.forEachBatch(FailureLine.self) { (batch) throws(InputError) in
+      for entry in batch where entry.verdict == .failed || entry.verdict == .errored {
+        reading.add(entry.id, digest: try entry.digest(in: caseReader.path),
+                    group: groupOfStep[entry.step] ?? "")
       }
     }
     let run = results.record.run
@@ -130,7 +115,7 @@ extension Baseline {
   }
 
   /// What a baseline reads of a step record: its place in the plan and what it swept.
-  private struct StepLine: Decodable {
+  private struct StepLine: Decodable, Sendable {
     var index: Int
     var plan: String
   }
