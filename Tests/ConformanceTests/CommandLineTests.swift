@@ -205,7 +205,11 @@ struct IsolationTests {
       let detail = (broken.first?.outcome.detail ?? []).joined(separator: " ")
       #expect(detail.contains(reason), "\(fault) at \(id): \(detail)")
       // Every other case ran as in the clean run, values and review alike.
-      #expect(faulty.cases.filter { $0.id.description != id } == clean.cases.filter { $0.id.description != id })
+      let (others, cleanOthers) = (faulty.cases.filter { $0.id.description != id },
+                                   clean.cases.filter { $0.id.description != id })
+      #expect(others.count == cleanOthers.count, "\(fault) at \(id)")
+      let difference = zip(others, cleanOthers).first { $0 != $1 }
+      #expect(difference == nil, "\(fault) at \(id): first difference \(difference.map { "\($0.0.id) vs \($0.1.id)" } ?? "")")
       #expect(faulty.summary.total == clean.summary.total)
       // A crash is reviewed like any failure: Corpora/known-differences.json waives every
       // failure of Islamic month-days ("foundation-islamic-empty-months", pattern "*"), so a

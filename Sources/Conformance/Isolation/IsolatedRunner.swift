@@ -10,7 +10,7 @@ import ICUOracle
 /// case at a time: the case that kills or hangs a worker becomes `errored`, with the signal
 /// or timeout and the worker's last words. Results are delivered in plan order as
 /// `stepEnded` events, the same step records an in-process run delivers.
-public final class IsolatedRunner: @unchecked Sendable {
+public final class IsolatedRunner: Sendable {
   public struct Limits: Sendable {
     /// Seconds a worker may spend on one step before it is killed.
     public var step: Double
@@ -37,7 +37,7 @@ public final class IsolatedRunner: @unchecked Sendable {
     }
   }
 
-  enum Job: Equatable {
+  enum Job: Equatable, Sendable {
     case step(Int)
     case single(step: Int, position: Int)
     var step: Int {
@@ -56,15 +56,23 @@ public final class IsolatedRunner: @unchecked Sendable {
   /// Applied here to the cases a worker could not finish (errored), as a worker applies it.
   let review: Review
 
-  private let condition = NSCondition()
-  private var positionOf: [Int: Int] = [:]
-  private var nextStep = 0
-  private var delivered = 0
-  private var retries: [Job] = []
-  private var partial: [Int: (record: StepRecord?, remaining: Int)] = [:]
-  private var completed: [Int: StepRecord] = [:]
-  private var failure: Error?
-  private var cancelled = false
+  /// Each step's position in the plan, by its index.
+  private let positionOf: [Int: Int]
+
+  /// What the worker slots and the delivering thread share.
+  private struct Schedule: Sendable {
+    var nextStep = 0
+    var delivered = 0
+    var retries: [Job] = []
+    /// Steps being retried case by case: each case's record by its position, and how many
+    /// are still out (put together in plan order once all are back, whatever order they came).
+    var partial: [Int: (records: [Int: StepRecord], remaining: Int)] = [:]
+    var completed: [Int: StepRecord] = [:]
+    var failure: (any Error)?
+    var cancelled = false
+  }
+
+  private let schedule = Monitor(Schedule())
 
   /// - Parameters:
   ///   - executable: the `conformance` binary; `arguments`: the run's own command line.
@@ -77,7 +85,7 @@ public final class IsolatedRunner: @unchecked Sendable {
     self.limits = limits
     self.zoneClasses = zoneClasses
     self.review = review
-    for (position, step) in plan.steps.enumerated() { positionOf[step.index] = position }
+    positionOf = Dictionary(plan.steps.enumerated().map { ($1.index, $0) }, uniquingKeysWith: { a, _ in a })
   }
 
   public func run(_ handler: EventHandler) throws {
@@ -101,69 +109,65 @@ public final class IsolatedRunner: @unchecked Sendable {
     }
     cancel()
     finished.wait()
-    condition.lock()
-    let error = failure
-    condition.unlock()
-    if let error { throw error }
+    if let error = schedule.update({ $0.failure }) { throw error }
   }
 
   private func cancel() {
-    condition.lock()
-    cancelled = true
-    condition.broadcast()
-    condition.unlock()
+    schedule.update { $0.cancelled = true }
   }
 
   // MARK: Scheduling
 
   /// The next job for a worker: a retry first, else the next step within reach of delivery.
   private func nextJob() -> Job? {
-    condition.lock()
-    defer { condition.unlock() }
-    while true {
-      if cancelled { return nil }
-      if !retries.isEmpty { return retries.removeFirst() }
-      // Summaries are small (counts and failing lines); a wide window keeps a worker busy
-      // while delivery waits on one slow step.
-      if nextStep < plan.steps.count, nextStep - delivered < workers * 64 {
-        nextStep += 1
-        return .step(plan.steps[nextStep - 1].index)
-      }
-      // Done when every step is handed out and nothing can come back for a retry.
-      if nextStep >= plan.steps.count && partial.isEmpty && retries.isEmpty { return nil }
-      condition.wait()
+    let (steps, window) = (plan.steps, workers * 64)
+    // Summaries are small (counts and failing lines); a wide window keeps a worker busy
+    // while delivery waits on one slow step.
+    func canGive(_ state: Schedule) -> Bool {
+      state.nextStep < steps.count && state.nextStep - state.delivered < window
     }
+    return schedule.wait(until: { state in
+      // Done when every step is handed out and nothing can come back for a retry.
+      state.cancelled || !state.retries.isEmpty || canGive(state)
+        || (state.nextStep >= steps.count && state.partial.isEmpty)
+    }, then: { state in
+      if state.cancelled { return nil }
+      if !state.retries.isEmpty { return state.retries.removeFirst() }
+      guard canGive(state) else { return nil }
+      state.nextStep += 1
+      return .step(steps[state.nextStep - 1].index)
+    })
   }
 
   private func take(_ position: Int) -> StepRecord? {
-    condition.lock()
-    defer { condition.unlock() }
     let index = plan.steps[position].index
-    while completed[index] == nil && !cancelled && failure == nil { condition.wait() }
-    guard let summary = completed.removeValue(forKey: index) else { return nil }
-    delivered = position + 1
-    condition.broadcast()
-    return summary
+    return schedule.wait(until: { state in
+      state.completed[index] != nil || state.cancelled || state.failure != nil
+    }, then: { state in
+      guard let summary = state.completed.removeValue(forKey: index) else { return nil }
+      state.delivered = position + 1
+      return summary
+    })
   }
 
   private func finish(_ job: Job, _ summary: StepRecord) {
-    condition.lock()
-    defer {
-      condition.broadcast()
-      condition.unlock()
-    }
-    switch job {
-    case .step(let index):
-      completed[index] = summary
-    case .single(let index, _):
-      guard var entry = partial[index] else { return }
-      if entry.record == nil { entry.record = summary } else { entry.record?.absorb(summary) }
-      entry.remaining -= 1
-      if entry.remaining == 0 {
-        partial[index] = nil
-        completed[index] = entry.record
-      } else {
-        partial[index] = entry
+    schedule.update { state in
+      switch job {
+      case .step(let index):
+        state.completed[index] = summary
+      case .single(let index, let position):
+        guard var entry = state.partial[index] else { return }
+        entry.records[position] = summary
+        entry.remaining -= 1
+        guard entry.remaining == 0 else {
+          state.partial[index] = entry
+          return
+        }
+        state.partial[index] = nil
+        var records = entry.records.sorted { $0.key < $1.key }.map(\.value)
+        var whole = records.removeFirst()
+        for record in records { whole.absorb(record) }
+        state.completed[index] = whole
       }
     }
   }
@@ -174,11 +178,10 @@ public final class IsolatedRunner: @unchecked Sendable {
     switch job {
     case .step(let index):
       let count = plan.steps[positionOf[index] ?? 0].caseCount
-      condition.lock()
-      partial[index] = (nil, count)
-      retries.append(contentsOf: (0..<count).map { Job.single(step: index, position: $0) })
-      condition.broadcast()
-      condition.unlock()
+      schedule.update { state in
+        state.partial[index] = ([:], count)
+        state.retries.append(contentsOf: (0..<count).map { Job.single(step: index, position: $0) })
+      }
     case .single(let index, let position):
       finish(job, erroredSummary(step: index, position: position, reason: reason, lastWords: lastWords))
     }
@@ -242,11 +245,10 @@ public final class IsolatedRunner: @unchecked Sendable {
   /// Stops the run on a harness failure (a worker that cannot start, an answer that does not
   /// parse): `run` rethrows it once the slots have wound down.
   private func abandon(_ error: Error) {
-    condition.lock()
-    failure = error
-    cancelled = true
-    condition.broadcast()
-    condition.unlock()
+    schedule.update { state in
+      state.failure = error
+      state.cancelled = true
+    }
   }
 
   /// The step record a worker answered, checked against what was asked.

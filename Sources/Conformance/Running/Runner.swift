@@ -146,64 +146,57 @@ extension Duration {
 /// Hands step indices to workers in order and their results to the delivering thread in
 /// order; workers wait while the steps claimed and not yet delivered hold `maxAhead` cases
 /// (one step is always let through, however large).
-final class StepPipeline: @unchecked Sendable {
-  private let condition = NSCondition()
+final class StepPipeline: Sendable {
+  private struct State: Sendable {
+    var nextClaim = 0
+    var delivered = 0
+    /// Cases in steps claimed and not yet delivered.
+    var casesAhead = 0
+    var results: [Int: StepRecord] = [:]
+    var cancelled = false
+  }
+
+  private let state = Monitor(State())
   private let caseCounts: [Int]
   private let maxAhead: Int
-  private var nextClaim = 0
-  private var delivered = 0
-  /// Cases in steps claimed and not yet delivered.
-  private var casesAhead = 0
-  private var results: [Int: StepRecord] = [:]
-  private var cancelled = false
 
   init(caseCounts: [Int], maxAhead: Int) {
     self.caseCounts = caseCounts
     self.maxAhead = max(1, maxAhead)
   }
 
-  private var count: Int { caseCounts.count }
-
   /// The next step to evaluate, or `nil` when every step has been claimed.
   func claim() -> Int? {
-    condition.lock()
-    defer { condition.unlock() }
-    while !cancelled && nextClaim < count && nextClaim > delivered
-      && casesAhead + caseCounts[nextClaim] > maxAhead
-    {
-      condition.wait()
-    }
-    guard !cancelled, nextClaim < count else { return nil }
-    casesAhead += caseCounts[nextClaim]
-    nextClaim += 1
-    return nextClaim - 1
+    let (counts, maxAhead) = (caseCounts, maxAhead)
+    return state.wait(until: { state in
+      state.cancelled || state.nextClaim >= counts.count || state.nextClaim <= state.delivered
+        || state.casesAhead + counts[state.nextClaim] <= maxAhead
+    }, then: { state in
+      guard !state.cancelled, state.nextClaim < counts.count else { return nil }
+      state.casesAhead += counts[state.nextClaim]
+      state.nextClaim += 1
+      return state.nextClaim - 1
+    })
   }
 
   func complete(_ index: Int, _ outcome: StepRecord) {
-    condition.lock()
-    results[index] = outcome
-    condition.broadcast()
-    condition.unlock()
+    state.update { $0.results[index] = outcome }
   }
 
   /// Waits for step `index` (the next one to deliver) and removes its results; `nil` once
   /// the run is cancelled.
   func take(_ index: Int) -> StepRecord? {
-    condition.lock()
-    defer { condition.unlock() }
-    while results[index] == nil && !cancelled { condition.wait() }
-    guard !cancelled else { return nil }
-    delivered = index + 1
-    casesAhead -= caseCounts[index]
-    condition.broadcast()
-    return results.removeValue(forKey: index)
+    let counts = caseCounts
+    return state.wait(until: { $0.results[index] != nil || $0.cancelled }, then: { state in
+      guard !state.cancelled else { return nil }
+      state.delivered = index + 1
+      state.casesAhead -= counts[index]
+      return state.results.removeValue(forKey: index)
+    })
   }
 
   /// Stops handing out steps and wakes everyone waiting.
   func cancel() {
-    condition.lock()
-    cancelled = true
-    condition.broadcast()
-    condition.unlock()
+    state.update { $0.cancelled = true }
   }
 }
