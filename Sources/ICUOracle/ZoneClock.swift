@@ -48,7 +48,7 @@ extension ZoneClock {
 /// local midnight minus the offset then in force.
 ///
 /// Immutable once built, so one table serves every worker.
-public final class ZoneTable: ZoneClock, @unchecked Sendable {
+public final class ZoneTable: ZoneClock, Sendable {
   public let zone: String
   private let instants: [Double]
   private let transitionList: [ZoneTransition]

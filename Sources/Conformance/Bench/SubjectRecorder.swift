@@ -1,29 +1,41 @@
 import Foundation
+import Synchronization
 import PickerLogic
 
 /// Records every call a subject receives, with its arguments, so the same calls can be
 /// replayed alone: the benchmark's "loop that only calls the subject for the same cases".
 ///
-/// One per worker (not thread-safe).
-final class SubjectRecorder: SubjectHook, @unchecked Sendable {
-  private var calls: [() -> Void] = []
-  /// Thread CPU seconds spent in the subject's calls as the checks made them (cold caches
-  /// included), since the last `takeSubjectTime()`.
-  private var subjectTime = 0.0
+/// One per worker thread; its state is behind a `Mutex` all the same (never contended).
+final class SubjectRecorder: SubjectHook {
+  private struct State {
+    var calls: [@Sendable () -> Void] = []
+    /// Thread CPU seconds spent in the subject's calls as the checks made them (cold caches
+    /// included), since the last `takeSubjectTime()`.
+    var subjectTime = 0.0
+  }
+
+  private let state = Mutex(State())
 
   /// Makes the call as the check asked for it, timed, and keeps it for `replay()`.
-  func answer<Key: Equatable, Answer>(_ function: Subject.Function, _ key: Key,
-                                      _ ask: @escaping () -> Answer) -> Answer {
-    calls.append { _ = ask() }
+  func answer<Key: Equatable & Sendable, Answer: Sendable>(
+    _ function: Subject.Function, _ key: Key, _ ask: @escaping @Sendable () -> Answer
+  ) -> Answer {
     let start = ThreadClock.now
-    defer { subjectTime += ThreadClock.now - start }
-    return ask()
+    let answer = ask()
+    let time = ThreadClock.now - start
+    state.withLock { state in
+      state.calls.append { _ = ask() }
+      state.subjectTime += time
+    }
+    return answer
   }
 
   /// The subject's CPU time inside evaluation since the last call, and resets it.
   func takeSubjectTime() -> Double {
-    defer { subjectTime = 0 }
-    return subjectTime
+    state.withLock { state in
+      defer { state.subjectTime = 0 }
+      return state.subjectTime
+    }
   }
 
   /// A subject that forwards to `base` and records each call for `replay()`.
@@ -33,8 +45,10 @@ final class SubjectRecorder: SubjectHook, @unchecked Sendable {
 
   /// Replays the calls recorded since the last replay; returns the thread CPU seconds spent.
   func replay() -> Double {
-    let pending = calls
-    calls.removeAll(keepingCapacity: true)
+    let pending = state.withLock { state in
+      defer { state.calls.removeAll(keepingCapacity: true) }
+      return state.calls
+    }
     let start = ThreadClock.now
     for call in pending { call() }
     return ThreadClock.now - start

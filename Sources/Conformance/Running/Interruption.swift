@@ -6,48 +6,52 @@ import Synchronization
 /// its staging directory is removed, and the previous reports stay as they were.
 public enum Interruption {
   private static let signal = Atomic<Int32>(0)
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var cancellations: [Int: @Sendable () -> Void] = [:]
-  nonisolated(unsafe) private static var nextToken = 0
-  nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+  private struct Registry {
+    var cancellations: [Int: @Sendable () -> Void] = [:]
+    var nextToken = 0
+    /// Kept alive for the process: a released source stops delivering.
+    var sources: [any DispatchSourceSignal] = []
+  }
+
+  private static let registry = Mutex(Registry())
 
   /// The signal that interrupted the run, or 0.
   public static var received: Int32 { signal.load(ordering: .relaxed) }
 
   /// Routes SIGINT and SIGTERM to `request` instead of ending the process at once.
   public static func install() {
-    for number in [SIGINT, SIGTERM] {
-      Foundation.signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { request(number) }
-      source.resume()
-      sources.append(source)
+    registry.withLock { registry in
+      for number in [SIGINT, SIGTERM] {
+        Foundation.signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { request(number) }
+        source.resume()
+        registry.sources.append(source)
+      }
     }
   }
 
   /// Marks the run interrupted and cancels what is running.
   public static func request(_ number: Int32) {
     signal.store(number, ordering: .relaxed)
-    lock.lock()
-    let pending = Array(cancellations.values)
-    lock.unlock()
+    let pending = registry.withLock { Array($0.cancellations.values) }
     for cancel in pending { cancel() }
   }
 
   /// Registers work to cancel on interruption; returns a token for `unregister`.
   static func register(_ cancel: @escaping @Sendable () -> Void) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    nextToken += 1
-    cancellations[nextToken] = cancel
+    let token = registry.withLock { registry in
+      registry.nextToken += 1
+      registry.cancellations[registry.nextToken] = cancel
+      return registry.nextToken
+    }
+    // A signal that came first: cancel at once (outside the lock: `cancel` may take others).
     if received != 0 { cancel() }
-    return nextToken
+    return token
   }
 
   static func unregister(_ token: Int) {
-    lock.lock()
-    cancellations[token] = nil
-    lock.unlock()
+    registry.withLock { _ = $0.cancellations.removeValue(forKey: token) }
   }
 
   /// Throws `Interrupted` when a signal arrived.

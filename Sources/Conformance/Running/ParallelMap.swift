@@ -6,23 +6,19 @@ enum ParallelMap {
   static func run<T: Sendable, R: Sendable>(
     _ items: [T], workers: Int = ProcessInfoCores.count, _ transform: @Sendable (T) -> R
   ) -> [R] {
-    let results = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-    results.initialize(repeating: nil)
-    defer {
-      // deallocate() alone would leak every result the buffer still holds.
-      _ = results.deinitialize()
-      results.deallocate()
-    }
-    nonisolated(unsafe) let output = results
     let next = Atomic<Int>(0)
+    let done = Mutex<[(index: Int, result: R)]>([])
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, items.count))) { _ in
+      var mine: [(index: Int, result: R)] = []
       while true {
         let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-        guard index < items.count else { return }
-        // Each index is taken by exactly one thread.
-        output[index] = transform(items[index])
+        guard index < items.count else { break }
+        mine.append((index, transform(items[index])))
       }
+      done.withLock { $0.append(contentsOf: mine) }
     }
+    var results = [R?](repeating: nil, count: items.count)
+    for (index, result) in done.withLock({ $0 }) { results[index] = result }
     return results.map { $0! }
   }
 }

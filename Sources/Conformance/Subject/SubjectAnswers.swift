@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The subject's answers in the case being evaluated, so that triage (the same case again,
 /// with Foundation's ICU as the oracle) asks the subject only what the first evaluation did
@@ -6,8 +7,9 @@ import Foundation
 ///
 /// An answer is reused only for a call whose arguments are all equal: the subject is a set of
 /// pure functions of its arguments. Triage's oracle may lead a check to other instants (other
-/// tz data); those calls reach the subject. One per worker (not thread-safe).
-final class SubjectAnswers: SubjectHook, @unchecked Sendable {
+/// tz data); those calls reach the subject. One per worker thread; its state is behind a
+/// `Mutex` all the same (never contended, held across the subject's call: nothing reenters).
+final class SubjectAnswers: SubjectHook {
   private final class Log<Key: Equatable, Answer> {
     var entries: [(key: Key, answer: Answer)] = []
     /// Where the next replayed call is expected: checks call in the same order both times.
@@ -16,54 +18,65 @@ final class SubjectAnswers: SubjectHook, @unchecked Sendable {
     var replayNumber = -1
   }
 
-  private var logs: [AnyObject?] = Array(repeating: nil, count: Subject.Function.allCases.count)
-  private var caseNumber = 0
-  private var replayNumber = 0
-  private var replaying = false
+  private struct State {
+    var logs: [AnyObject?] = Array(repeating: nil, count: Subject.Function.allCases.count)
+    var caseNumber = 0
+    var replayNumber = 0
+    var replaying = false
+  }
+
+  private let state = Mutex(State())
 
   /// Forget the last case's answers and keep this case's.
   func startCase() {
-    caseNumber &+= 1
-    replaying = false
+    state.withLock { state in
+      state.caseNumber &+= 1
+      state.replaying = false
+    }
   }
 
   /// From now on, answer from this case's kept answers where the arguments match.
   func startReplay() {
-    replayNumber &+= 1
-    replaying = true
+    state.withLock { state in
+      state.replayNumber &+= 1
+      state.replaying = true
+    }
   }
 
-  func answer<Key: Equatable, Answer>(_ function: Subject.Function, _ key: Key,
-                                      _ ask: @escaping () -> Answer) -> Answer {
-    let log: Log<Key, Answer>
-    if let kept = logs[function.rawValue] {
-      log = unsafeDowncast(kept, to: Log<Key, Answer>.self)
-    } else {
-      log = Log()
-      logs[function.rawValue] = log
+  func answer<Key: Equatable & Sendable, Answer: Sendable>(
+    _ function: Subject.Function, _ key: Key, _ ask: @escaping @Sendable () -> Answer
+  ) -> Answer {
+    state.withLock { state in
+      let log: Log<Key, Answer>
+      if let kept = state.logs[function.rawValue] {
+        log = unsafeDowncast(kept, to: Log<Key, Answer>.self)
+      } else {
+        log = Log()
+        state.logs[function.rawValue] = log
+      }
+      if log.caseNumber != state.caseNumber {
+        log.entries.removeAll(keepingCapacity: true)
+        log.caseNumber = state.caseNumber
+      }
+      guard state.replaying else {
+        let answer = ask()
+        log.entries.append((key, answer))
+        return answer
+      }
+      if log.replayNumber != state.replayNumber {
+        log.cursor = 0
+        log.replayNumber = state.replayNumber
+      }
+      let entries = log.entries
+      if log.cursor < entries.count, entries[log.cursor].key == key {
+        log.cursor += 1
+        return entries[log.cursor - 1].answer
+      }
+      if let index = entries.firstIndex(where: { $0.key == key }) {
+        log.cursor = index + 1
+        return entries[index].answer
+      }
+      return ask()
     }
-    if log.caseNumber != caseNumber {
-      log.entries.removeAll(keepingCapacity: true)
-      log.caseNumber = caseNumber
-    }
-    guard replaying else {
-      let answer = ask()
-      log.entries.append((key, answer))
-      return answer
-    }
-    if log.replayNumber != replayNumber {
-      log.cursor = 0
-      log.replayNumber = replayNumber
-    }
-    let entries = log.entries
-    if log.cursor < entries.count, entries[log.cursor].key == key {
-      log.cursor += 1
-      return entries[log.cursor - 1].answer
-    }
-    if let index = entries.firstIndex(where: { $0.key == key }) {
-      log.cursor = index + 1
-      return entries[index].answer
-    }
-    return ask()
   }
 }

@@ -4,18 +4,19 @@ import PickerLogic
 /// Stands between the checks and the subject: sees every call with its arguments as an
 /// `Equatable` key, and decides how the answer is obtained (ask now, time it, reuse one).
 protocol SubjectHook: AnyObject, Sendable {
-  func answer<Key: Equatable, Answer>(_ function: Subject.Function, _ key: Key,
-                                      _ ask: @escaping () -> Answer) -> Answer
+  func answer<Key: Equatable & Sendable, Answer: Sendable>(
+    _ function: Subject.Function, _ key: Key, _ ask: @escaping @Sendable () -> Answer
+  ) -> Answer
 }
 
 /// Arguments of a subject call, compared as a whole (tuples are not `Equatable` types).
-struct Arguments<A: Equatable, B: Equatable, C: Equatable, D: Equatable>: Equatable {
+struct Arguments<A: Equatable & Sendable, B: Equatable & Sendable, C: Equatable & Sendable, D: Equatable & Sendable>: Equatable, Sendable {
   var a: A, b: B, c: C, d: D
   init(_ a: A, _ b: B, _ c: C, _ d: D) { (self.a, self.b, self.c, self.d) = (a, b, c, d) }
 }
 
 /// Stands in for an argument a function does not have.
-struct NoArgument: Equatable {}
+struct NoArgument: Equatable, Sendable {}
 
 extension Subject {
   /// The subject's functions, one slot each for a hook's bookkeeping.
