@@ -310,6 +310,7 @@ struct ResultsSerializationTests {
       try shell("gzip -dc '\(from)/\(steps)' | \(linesFilter) > '\(to)/steps.jsonl'")
       return directory
     }
+    let escaper = corpora.deletingLastPathComponent().appendingPathComponent("Scripts/json-escape-all.py").path
     let reordered = #"python3 -c 'import json,sys; [print(json.dumps(dict(reversed(list(json.loads(l).items()))), separators=(",",":"))) for l in sys.stdin]'"#
     let copies = [
       try copy("compact", results: #"python3 -c 'import json,sys; json.dump(json.load(sys.stdin), sys.stdout)'"#,
@@ -317,6 +318,8 @@ struct ResultsSerializationTests {
       try copy("pretty", results: "python3 -m json.tool", lines: "jq ."),
       try copy("filtered", results: "jq 'del(.run.coverage, .matrices) | .run.options |= sort_by(.name)'",
                lines: "jq -c 'del(.detail, .explain, .dimensions, .months)'"),
+      // Every character of every key and string as a \u escape (a surrogate pair beyond the BMP).
+      try copy("escaped", results: "python3 '\(escaper)' --document", lines: "python3 '\(escaper)'"),
     ]
     // Each copy differs from the original in its bytes.
     for copy in copies {

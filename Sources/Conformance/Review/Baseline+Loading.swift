@@ -41,11 +41,14 @@ extension Baseline {
       }
     }
     var reading = Reading(steps: steps, current: current)
+    reading.failures.reserveCapacity(results.record.summary?.failing ?? 0)
+    let unchangedStep = groupOfStep.mapValues { reading.unchanged.contains($0) }
     let caseReader = try results.cases()
     try caseReader.forEachBatch(FailureLine.self) { (batch) throws(InputError) in
       for entry in batch where entry.verdict == .failed || entry.verdict == .errored {
-        reading.add(entry.id, digest: try entry.digest(in: caseReader.path),
-                    group: groupOfStep[entry.step] ?? "")
+        reading.add(entry.id, key: entry.key, digest: try entry.digest(in: caseReader.path),
+                    group: groupOfStep[entry.step] ?? "",
+                    unchanged: unchangedStep[entry.step] ?? false)
       }
     }
     let run = results.record.run
@@ -74,9 +77,11 @@ extension Baseline {
       } ?? [])
     }
 
-    mutating func add(_ id: String, digest: UInt64, group: String) {
-      failures[CaseKey(id)] = digest
-      if current != nil, !unchanged.contains(group) {
+    /// - Parameter unchanged: whether the current plan sweeps `group` with the same step.
+    mutating func add(_ id: String, key: CaseKey? = nil, digest: UInt64, group: String,
+                      unchanged: Bool? = nil) {
+      failures[key ?? CaseKey(id)] = digest
+      if current != nil, !(unchanged ?? self.unchanged.contains(group)) {
         changedGroups[group, default: []].append(id)
       }
     }
@@ -111,22 +116,70 @@ extension Baseline {
       var started: Date
       var versions: RunVersions?
     }
+    /// How many cases failed: room made for them before reading (a hint; growing the
+    /// table as it fills rehashes it ~20 times).
+    struct Summary: Decodable, Sendable {
+      var failed: Int?
+      var errored: Int?
+      var waived: Int?
+      var failing: Int { max(0, min((failed ?? 0) + (errored ?? 0) + (waived ?? 0), 20_000_000)) }
+    }
     var run: Run
+    var summary: Summary?
   }
 
   /// What a baseline reads of a step record: its place in the plan and what it swept.
-  private struct StepLine: Decodable, Sendable {
+  private struct StepLine: MemberDecodable {
     var index: Int
     var plan: String
+
+    static let members: [StaticString] = ["index", "plan"]
+
+    init?(members: JSONMembers) {
+      guard let index = members.int(0), let plan = members.string(1) else { return nil }
+      (self.index, self.plan) = (index, plan)
+    }
   }
 
   /// What a baseline reads of a case record: its id, verdict and actual value (or digest).
-  private struct FailureLine: Decodable, Sendable {
+  private struct FailureLine: MemberDecodable {
     var id: String
     var step: Int
     var verdict: Outcome.Verdict
     var actual: Value?
     var actualDigest: String?
+    /// The id hashed where the line is decoded, on a decoding thread.
+    var key: CaseKey
+
+    private enum CodingKeys: String, CodingKey { case id, step, verdict, actual, actualDigest }
+
+    init(from decoder: any Decoder) throws {
+      let line = try decoder.container(keyedBy: CodingKeys.self)
+      id = try line.decode(String.self, forKey: .id)
+      step = try line.decode(Int.self, forKey: .step)
+      verdict = try line.decode(Outcome.Verdict.self, forKey: .verdict)
+      actual = try line.decodeIfPresent(Value.self, forKey: .actual)
+      actualDigest = try line.decodeIfPresent(String.self, forKey: .actualDigest)
+      key = CaseKey(id)
+    }
+
+    static let members: [StaticString] = ["id", "step", "verdict", "actualDigest", "actual"]
+
+    /// A passing case's values are never needed; a failing one's `actual` (written only
+    /// without a digest, by `--record all`) is left to `JSONDecoder`.
+    init?(members: JSONMembers) {
+      guard let id = members.string(0), let step = members.int(1),
+        let verdict = members.string(2).flatMap(Outcome.Verdict.init(rawValue:))
+      else { return nil }
+      (self.id, self.step, self.verdict, key) = (id, step, verdict, CaseKey(id))
+      guard verdict == .failed || verdict == .errored else { return }
+      if members.has(3) {
+        guard let digest = members.string(3) else { return nil }
+        actualDigest = digest
+      } else if members.has(4) {
+        return nil
+      }
+    }
 
     func digest(in path: String) throws(InputError) -> UInt64 {
       guard let text = actualDigest else { return (actual ?? .null).digest }

@@ -1,0 +1,283 @@
+import Foundation
+
+/// A few top-level members of one JSON object, found without decoding the rest.
+///
+/// A baseline needs four members of each of ~400,000 case records; `JSONDecoder` builds a
+/// map of every member of every record first, which made reading a full sweep's baseline take
+/// seconds. This reader walks the object once, checking its structure as it goes (strings,
+/// numbers, literals, nesting), and keeps where each wanted member's value lies.
+///
+/// It only ever answers for what it is sure of: an accessor returns `nil` for a member that
+/// is absent or not of the asked type, and the caller then decodes that value with
+/// `JSONDecoder` (which accepts it or names the fault). So the two readers cannot disagree.
+struct JSONMembers {
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var ranges: [Range<Int>?]
+
+  /// The members `wanted` of the object in `bytes`, or `nil` when `bytes` is not one
+  /// well-formed JSON object (with white space around it at most).
+  init?(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [StaticString]) {
+    self.bytes = bytes
+    var parser = Parser(bytes: bytes)
+    var found = Array<Range<Int>?>(repeating: nil, count: wanted.count)
+    let complete = parser.object { key, value in
+      let plain = key.contains(UInt8(ascii: "\\")) ? nil : key
+      let unescaped = plain == nil ? Parser.unescaped(key) : nil
+      for (index, name) in wanted.enumerated() {
+        let nameBytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        if let plain, plain.elementsEqual(nameBytes) { found[index] = value }
+        if let unescaped, unescaped.elementsEqual(nameBytes) { found[index] = value }
+      }
+    }
+    guard complete, parser.atEnd() else { return nil }
+    ranges = found
+  }
+
+  /// Whether member `index` is present and not `null`.
+  func has(_ index: Int) -> Bool {
+    guard let range = ranges[index] else { return false }
+    return !(range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n"))
+  }
+
+  /// Member `index` as a string, or `nil` when absent or not a string.
+  func string(_ index: Int) -> String? {
+    guard let range = ranges[index], bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+    return Parser.unescaped(UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1]))
+      .map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Member `index` as an integer written without fraction or exponent, or `nil`.
+  func int(_ index: Int) -> Int? {
+    guard let range = ranges[index] else { return nil }
+    var value = 0
+    var negative = false
+    var digits = 0
+    for position in range {
+      let byte = bytes[position]
+      if position == range.lowerBound && byte == UInt8(ascii: "-") {
+        negative = true
+        continue
+      }
+      guard byte >= 0x30, byte <= 0x39, digits < 18 else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+      digits += 1
+    }
+    return digits > 0 ? (negative ? -value : value) : nil
+  }
+
+  /// Member `index`'s JSON text, for `JSONDecoder`.
+  func raw(_ index: Int) -> Data? {
+    ranges[index].map { Data(UnsafeBufferPointer(rebasing: bytes[$0])) }
+  }
+
+  /// A recursive-descent walk over JSON text (RFC 8259) that keeps only positions.
+  private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+    /// Objects and arrays within one value; deeper text is refused, never a stack overflow.
+    var depth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func atEnd() -> Bool {
+      skipSpace()
+      return position == bytes.count
+    }
+
+    /// Walks the object here, handing `visit` each member's key (its body between the
+    /// quotes, escapes as written) and its value's range; `false` when it is not an object.
+    mutating func object(_ visit: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) -> Bool {
+      skipSpace()
+      guard take(UInt8(ascii: "{")) else { return false }
+      skipSpace()
+      if take(UInt8(ascii: "}")) { return true }
+      while true {
+        skipSpace()
+        let keyStart = position
+        guard string() else { return false }
+        let key = UnsafeBufferPointer(rebasing: bytes[keyStart + 1..<position - 1])
+        skipSpace()
+        guard take(UInt8(ascii: ":")) else { return false }
+        skipSpace()
+        let valueStart = position
+        guard value() else { return false }
+        visit(key, valueStart..<position)
+        skipSpace()
+        if take(UInt8(ascii: ",")) { continue }
+        return take(UInt8(ascii: "}"))
+      }
+    }
+
+    /// Moves past one value; `false` when the text here is not one.
+    mutating func value() -> Bool {
+      guard position < bytes.count else { return false }
+      switch bytes[position] {
+      case UInt8(ascii: "\""): return string()
+      case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), keyed: true)
+      case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), keyed: false)
+      case UInt8(ascii: "t"): return literal("true")
+      case UInt8(ascii: "f"): return literal("false")
+      case UInt8(ascii: "n"): return literal("null")
+      default: return number()
+      }
+    }
+
+    private mutating func container(close: UInt8, keyed: Bool) -> Bool {
+      guard depth < 64 else { return false }
+      depth += 1
+      defer { depth -= 1 }
+      position += 1
+      skipSpace()
+      if take(close) { return true }
+      while true {
+        skipSpace()
+        if keyed {
+          guard string() else { return false }
+          skipSpace()
+          guard take(UInt8(ascii: ":")) else { return false }
+          skipSpace()
+        }
+        guard value() else { return false }
+        skipSpace()
+        if take(UInt8(ascii: ",")) { continue }
+        return take(close)
+      }
+    }
+
+    /// Moves past a string, checking its escapes and that it holds no control character.
+    private mutating func string() -> Bool {
+      guard take(UInt8(ascii: "\"")) else { return false }
+      while position < bytes.count {
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""): return true
+        case UInt8(ascii: "\\"):
+          guard position < bytes.count else { return false }
+          let escape = bytes[position]
+          position += 1
+          if escape == UInt8(ascii: "u") {
+            guard position + 4 <= bytes.count,
+              (0..<4).allSatisfy({ Self.hexDigit(bytes[position + $0]) != nil })
+            else { return false }
+            position += 4
+          } else if !"\"\\/bfnrt".utf8.contains(escape) {
+            return false
+          }
+        case 0..<0x20: return false
+        default: continue
+        }
+      }
+      return false
+    }
+
+    /// Moves past a number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func number() -> Bool {
+      _ = take(UInt8(ascii: "-"))
+      if take(UInt8(ascii: "0")) {
+        // No leading zeros.
+      } else {
+        guard digits() else { return false }
+      }
+      if take(UInt8(ascii: ".")) { guard digits() else { return false } }
+      if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+        if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+        guard digits() else { return false }
+      }
+      return true
+    }
+
+    private mutating func digits() -> Bool {
+      let start = position
+      while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 { position += 1 }
+      return position > start
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+      let count = word.utf8CodeUnitCount
+      guard position + count <= bytes.count,
+        UnsafeBufferPointer(rebasing: bytes[position..<position + count])
+          .elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: count))
+      else { return false }
+      position += count
+      return true
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+      guard position < bytes.count, bytes[position] == byte else { return false }
+      position += 1
+      return true
+    }
+
+    private mutating func skipSpace() {
+      while position < bytes.count {
+        switch bytes[position] {
+        case 0x20, 0x0A, 0x0D, 0x09: position += 1
+        default: return
+        }
+      }
+    }
+
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
+      switch byte {
+      case 0x30...0x39: UInt32(byte - 0x30)
+      case 0x41...0x46: UInt32(byte - 0x41 + 10)
+      case 0x61...0x66: UInt32(byte - 0x61 + 10)
+      default: nil
+      }
+    }
+
+    /// The UTF-8 bytes a string's body (between its quotes, already checked) stands for;
+    /// `nil` for an escape that names a lone surrogate (left to `JSONDecoder` to judge).
+    static func unescaped(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+      guard body.contains(UInt8(ascii: "\\")) else { return Array(body) }
+      var output: [UInt8] = []
+      output.reserveCapacity(body.count)
+      var index = 0
+      func hex4(_ at: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 << 4 | hexDigit(body[at + $1])! }
+      }
+      while index < body.count {
+        let byte = body[index]
+        index += 1
+        guard byte == UInt8(ascii: "\\") else {
+          output.append(byte)
+          continue
+        }
+        let escape = body[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "b"): output.append(0x08)
+        case UInt8(ascii: "f"): output.append(0x0C)
+        case UInt8(ascii: "n"): output.append(0x0A)
+        case UInt8(ascii: "r"): output.append(0x0D)
+        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "u"):
+          var scalar = hex4(index)
+          index += 4
+          if (0xD800..<0xDC00).contains(scalar) {
+            guard index + 6 <= body.count, body[index] == UInt8(ascii: "\\"),
+              body[index + 1] == UInt8(ascii: "u")
+            else { return nil }
+            let low = hex4(index + 2)
+            guard (0xDC00..<0xE000).contains(low) else { return nil }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            index += 6
+          }
+          guard let unicode = Unicode.Scalar(scalar) else { return nil }
+          output.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default: output.append(escape)
+        }
+      }
+      return output
+    }
+  }
+}
+
+/// A record type a reader can take from a few top-level members (`JSONMembers`), the way a
+/// baseline reads case and step records; `init(members:)` returns `nil` for anything it is
+/// not sure of, and that value is decoded with `JSONDecoder` instead.
+protocol MemberDecodable: Decodable, Sendable {
+  static var members: [StaticString] { get }
+  init?(members: JSONMembers)
+}

@@ -1,0 +1,118 @@
+@testable import Conformance
+import Foundation
+import ICUOracle
+import Testing
+
+/// What a baseline reads of each record (`JSONMembers`) must be what `JSONDecoder` reads, or
+/// nothing at all (the value then goes to `JSONDecoder`).
+@Suite("Reading records")
+struct RecordReadingTests {
+  struct Probe: Decodable, Equatable {
+    var id: String
+    var step: Int
+  }
+
+  /// What `JSONMembers` reads of `text`: `nil` when it declines the object or a member.
+  func members(_ text: String) -> Probe? {
+    Array(text.utf8).withUnsafeBufferPointer { bytes in
+      guard let members = JSONMembers(bytes, wanted: ["id", "step"]),
+        let id = members.string(0), let step = members.int(1)
+      else { return nil }
+      return Probe(id: id, step: step)
+    }
+  }
+
+  @Test("members read as JSONDecoder reads them, escapes, nesting and white space included",
+        arguments: [
+          (#"{"id":"a","step":1}"#, Probe(id: "a", step: 1)),
+          // Members in any order, nested values skipped, strings holding braces and quotes.
+          (#"  {"step" : 12 , "x": {"y": [1, 2.5e-3, -0, true, false, null, "}\"]"]}, "id":"a"}  "#,
+           Probe(id: "a", step: 12)),
+          // \u escapes (é, then 😀 as a surrogate pair) and a newline, by RFC 8259 §7.
+          (#"{"id":"a\u00e9\ud83d\ude00\n\/","step":-3}"#, Probe(id: "a\u{E9}\u{1F600}\n/", step: -3)),
+          // A key written with an escape is still the key.
+          (#"{"\u0069d":"b","step":7}"#, Probe(id: "b", step: 7)),
+          ("{\"id\":\"tab\\there\",\n\"step\":\n0}", Probe(id: "tab\there", step: 0)),
+        ])
+  func agrees(text: String, expected: Probe) throws {
+    #expect(members(text) == expected)
+    #expect(try JSONDecoder().decode(Probe.self, from: Data(text.utf8)) == expected)
+  }
+
+  @Test("text that is not one well-formed object, or a member it is not sure of, is left to JSONDecoder",
+        arguments: [
+          #"{"id":"a","step":1,}"#,  // trailing comma
+          #"{"id":"a" "step":1}"#,  // no comma
+          #"{"id":"a","step":01}"#,  // leading zero
+          "{\"id\":\"a\u{01}\",\"step\":1}",  // raw control character in a string
+          #"{"id":"a","step":1} x"#,  // text after the object
+          #"[{"id":"a","step":1}]"#,  // not an object
+          #"{"id":"a","step":1"#,  // unterminated
+          #"{"id":"a\x","step":1}"#,  // unknown escape
+          #"{"id":"a","step":1.0}"#,  // an integer with a fraction: JSONDecoder's call
+          #"{"id":"\ud800","step":1}"#,  // a lone surrogate
+          #"{"id":1,"step":1}"#,  // a number where a string is wanted
+          #"{"step":1}"#,  // missing
+        ])
+  func declines(text: String) {
+    #expect(members(text) == nil)
+  }
+
+  /// A record whose `init(members:)` declines every fifth value, to mix both readers.
+  struct StepProbe: MemberDecodable, Equatable {
+    var index: Int
+    var plan: String
+    static let members: [StaticString] = ["index", "plan"]
+    init?(members: JSONMembers) {
+      guard let index = members.int(0), index % 5 != 0, let plan = members.string(1) else { return nil }
+      (self.index, self.plan) = (index, plan)
+    }
+  }
+
+  @Test("batches come back in file order, from both readers, however many are in flight")
+  func order() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID()).jsonl")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let count = 25_000
+    let text = (0..<count).map { #"{"plan":"p\#($0)","index":\#($0)}"# }.joined(separator: "\n")
+    try Data(text.utf8).write(to: file)
+    let reader = try JSONValueReader(path: file.path)
+    var seen: [StepProbe] = []
+    try reader.forEachBatch(StepProbe.self) { batch in seen += batch }
+    #expect(seen.count == count)
+    #expect(seen.indices.first { seen[$0].index != $0 } == nil, "the first value out of order")
+    #expect(seen.allSatisfy { $0.plan == "p\($0.index)" })
+  }
+
+  @Test("a value neither reader can take names its file and line")
+  func badLine() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).jsonl")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let lines = (0..<3000).map { $0 == 2345 ? #"{"plan":"x","index":"seven"}"# : #"{"plan":"x","index":1}"# }
+    try Data(lines.joined(separator: "\n").utf8).write(to: file)
+    let reader = try JSONValueReader(path: file.path)
+    #expect {
+      try reader.forEachBatch(StepProbe.self) { _ in }
+    } throws: { error in
+      "\(error)".contains("\(file.path):2346") && "\(error)".contains("index")
+    }
+  }
+
+  @Test("a step is recorded as its group, first weekdays, months as base-36 Julian-day deltas, variants")
+  func stepEncoding() throws {
+    let group = try CaseID(parsing: "month-days|calendar=gregorian|zone=UTC")
+    let step = Plan.Step(checkIndex: 0, index: 3, group: group, firstWeekdays: [.own, .fixed(1)],
+                         months: [LocalDay(year: 2018, month: 11, day: 1),
+                                  LocalDay(year: 2018, month: 12, day: 1)],
+                         variants: ["same-day"])
+    // 2018-11-01 is Julian day 2,458,424 = 1·36⁴ + 16·36³ + 24·36² + 33·36 + 20 ("1goxk");
+    // December starts 30 days later ("u").
+    let encoded = PlanStepSet.encode(step)
+    #expect(encoded == "month-days|calendar=gregorian|zone=UTC\town,1\t1goxk,u\tsame-day")
+    #expect(PlanStepSet.group(ofEncoded: encoded) == "month-days|calendar=gregorian|zone=UTC")
+    let decoded = try #require(PlanStepSet.decode(encoded))
+    #expect(decoded.1.months == [2_458_424, 2_458_454])
+    #expect(PlanStepSet.group(ofEncoded: "a\tb\tc") == nil)
+    #expect(PlanStepSet.group(ofEncoded: "\tb\tc\td") == nil)
+  }
+}
