@@ -1,6 +1,9 @@
 import Conformance
 import Foundation
 import ICUOracle
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import Testing
 
 /// Baselines, waivers and exit rules, through whole runs written to temporary directories.
@@ -404,5 +407,99 @@ struct RecordedValuesTests {
     let own = try #require(cases.first { $0.id.check == "weekday-symbols" && $0.id.firstWeekday == .own })
     guard case .list(let parts)? = own.outcome.values?.oracle else { Issue.record("no symbols"); return }
     #expect(parts.first == .int(1))
+  }
+}
+
+/// What a CI server reads in junit.xml must be the run's verdict: red exactly for what
+/// `--fail-on` counts, every other known difference skipped with the reason a person needs.
+@Suite("JUnit agrees with the run's verdict")
+struct JUnitVerdictTests {
+  /// One testcase's name and its result elements (failure, error, skipped).
+  struct Testcase {
+    var name: String
+    var results: [(element: String, message: String?)] = []
+  }
+
+  final class Reader: NSObject, XMLParserDelegate {
+    var testcases: [Testcase] = []
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+      if name == "testcase" { testcases.append(Testcase(name: attributes["name"] ?? "")) }
+      if ["failure", "error", "skipped"].contains(name) {
+        testcases[testcases.count - 1].results.append((name, attributes["message"]))
+      }
+    }
+  }
+
+  func testcases(_ out: URL) throws -> [Testcase] {
+    let reader = Reader()
+    let parser = XMLParser(data: try Data(contentsOf: out.appendingPathComponent("junit.xml")))
+    parser.delegate = reader
+    try #require(parser.parse())
+    return reader.testcases
+  }
+
+  func red(_ testcases: [Testcase]) -> Int {
+    testcases.reduce(0) { $0 + $1.results.filter { $0.element != "skipped" }.count }
+  }
+
+  let review = ReviewTests()
+
+  /// Leading blanks that ignore a Monday start: in 2021 every month's Monday-based count
+  /// differs from the Sunday-based one, so 12 of the step's 84 cases (12 months × first
+  /// weekdays 1…7) fail, all with fw=2.
+  var mondayBlind: Subject { review.blanks(ignoring: [2]) }
+
+  @Test("waived failures are skipped testcases that give the waiver's reason and link; their step's passes stay passes")
+  func waived() throws {
+    let out = review.temporary("junit-waived")
+    defer { try? FileManager.default.removeItem(at: out) }
+    var run = review.options(out: out, zones: ["UTC"], years: 2021...2021)
+    run.waivers = try review.waiverFile("""
+      {"id": "monday", "check": "leading-blanks", "match": {"fw": "2"},
+       "reason": "Blank cells ignore Monday starts", "link": "https://example.org/issue/2"}
+      """)
+    #expect(try ConformanceRun.run(run, subject: mondayBlind).status == .clean)
+    let cases = try testcases(out)
+    #expect(red(cases) == 0)
+    let known = try #require(cases.first { $0.name == "gregorian · UTC · known differences" })
+    #expect(known.results.map(\.element) == ["skipped"])
+    #expect(known.results.first?.message
+      == "12 of 84 cases waived by monday: Blank cells ignore Monday starts (https://example.org/issue/2)")
+    // The same step's 72 passes are a passing testcase of their own.
+    #expect(cases.contains { $0.name == "gregorian · UTC" && $0.results.isEmpty })
+    for testcase in cases {
+      for result in testcase.results { #expect(result.message?.isEmpty == false, "\(testcase.name)") }
+    }
+
+    // --fail-on any counts waived cases: the same step is red, and says why.
+    run.failOn = .any
+    #expect(try ConformanceRun.run(run, subject: mondayBlind).status == .unexpected)
+    let counted = try testcases(out)
+    let step = try #require(counted.first { $0.name == "gregorian · UTC" })
+    #expect(step.results.map(\.element) == ["failure"])
+    #expect(step.results.first?.message?.hasPrefix("12 of 84 cases waived (counted by --fail-on any)") == true)
+    #expect(!counted.contains { $0.name.hasSuffix("known differences") })
+  }
+
+  @Test("a night with nothing new: still-failing cases are skipped since the baseline's date, and nothing is red")
+  func stillFailing() throws {
+    let (first, second) = (review.temporary("junit-night-1"), review.temporary("junit-night-2"))
+    defer {
+      try? FileManager.default.removeItem(at: first)
+      try? FileManager.default.removeItem(at: second)
+    }
+    #expect(try ConformanceRun.run(review.options(out: first, zones: ["UTC"], years: 2021...2021),
+                                   subject: mondayBlind).status == .unexpected)
+    #expect(red(try testcases(first)) == 1)
+    var night = review.options(out: second, zones: ["UTC"], years: 2021...2021)
+    night.baseline = first
+    #expect(try ConformanceRun.run(night, subject: mondayBlind).status == .clean)
+    let cases = try testcases(second)
+    #expect(red(cases) == 0)
+    let started = ISO8601DateFormatter().string(from: try runRecord(first).run.started)
+    let known = try #require(cases.first { $0.name == "gregorian · UTC · known differences" })
+    #expect(known.results.first?.message
+      == "12 of 84 cases still failing since \(started) (not counted by --fail-on unexpected)")
   }
 }

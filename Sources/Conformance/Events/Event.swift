@@ -85,6 +85,9 @@ public struct RunInfo: Sendable, Codable {
     public var waiverFile: String?
     /// How many cases each active waiver matched, in file order.
     public var waiverMatches: [WaiverCount] = []
+    /// The active waiver that explains a case, with its reason and link.
+    public func waiver(_ id: String) -> WaiverCount? { waiverMatches.first { $0.id == id } }
+
     /// Waivers that matched nothing, expired or whose versions do not hold.
     public var stale: [StaleWaiver] = []
     public var baseline: BaselineReference?
@@ -99,10 +102,14 @@ public struct RunInfo: Sendable, Codable {
     /// The summary completed once the sweep has ended: each active waiver's matches (in
     /// file order), the stale waivers (active ones that matched nothing, then the inactive
     /// ones with their reasons) and the baseline's cases this run does not sweep.
-    func completed(activeWaivers: [String], matches: [String: Int], inactive: [StaleWaiver],
+    func completed(activeWaivers: [WaiverCount], matches: [String: Int], inactive: [StaleWaiver],
                    removed: [String]) -> ReviewSummary {
       var summary = self
-      summary.waiverMatches = activeWaivers.map { WaiverCount(id: $0, count: matches[$0] ?? 0) }
+      summary.waiverMatches = activeWaivers.map { waiver in
+        var counted = waiver
+        counted.count = matches[waiver.id] ?? 0
+        return counted
+      }
       summary.stale = summary.waiverMatches.filter { $0.count == 0 }
         .map { StaleWaiver(id: $0.id, why: Self.matchedNothing) } + inactive
       summary.removed = removed
@@ -114,6 +121,21 @@ public struct RunInfo: Sendable, Codable {
   public struct WaiverCount: Sendable, Codable, Equatable {
     public var id: String
     public var count: Int
+    /// Why the difference is known, and where it is tracked (the waiver file's words), so
+    /// every report can say it where it shows a waived case.
+    public var reason: String?
+    public var link: String?
+
+    public init(id: String, count: Int, reason: String? = nil, link: String? = nil) {
+      (self.id, self.count, self.reason, self.link) = (id, count, reason, link)
+    }
+
+    /// "reason (link)", or whichever of the two there is.
+    public var explanation: String {
+      let reason = self.reason ?? ""
+      guard let link, !link.isEmpty else { return reason }
+      return reason.isEmpty ? link : "\(reason) (\(link))"
+    }
   }
 
   /// A waiver that explained nothing in this run, and why.

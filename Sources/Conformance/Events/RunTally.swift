@@ -4,17 +4,58 @@ import Synchronization
 /// clusters, a few example cases per step, the matrices and the review's counts. Every count a
 /// report shows comes from here, and so from the same step records.
 public struct RunTally: Sendable {
-  /// One step as a JUnit testcase: its record (without its cases) and its first failing ones.
+  /// One step as JUnit shows it: its record (without its cases), what the `--fail-on` rule
+  /// counts against the run, and the known differences it does not count.
   public struct Step: Sendable {
     public var record: StepRecord
-    /// The step's first failed or errored cases (at most `examplesPerStep`), then its first
-    /// waived case.
-    public var examples: [CaseRecord]
+    /// The step's first cases the rule counts (at most `examplesPerStep`).
+    public var examples: [CaseRecord] = []
+    /// The cases the rule counts, by status (failed, errored, waived, unexpected-pass).
+    public var counted = StatusCounts()
+    /// The differences the rule does not count, with how many cases each.
+    public var known: [KnownDifference: Int] = [:]
+    /// The first case of the known differences.
+    public var knownExample: CaseRecord?
 
     public var index: Int { record.index }
     public var check: String { record.check }
     public var name: String { record.name }
     public var counts: StatusCounts { record.counts }
+
+    /// The testcases the step reads as: the cases the rule judges (failure, error or pass)
+    /// and, apart, its known differences (skipped, with why), so a waived case neither
+    /// turns the build red nor hides its step's passes; a step whose every case was not
+    /// applicable is one skipped testcase.
+    public var testcases: [Testcase] {
+      if counts.total > 0, counts.skipped == counts.total { return [.notApplicable] }
+      var result: [Testcase] = []
+      if counted.errored > 0 {
+        result.append(.error)
+      } else if counted.total > 0 {
+        result.append(.failure)
+      } else if counts.passed > 0 || known.isEmpty {
+        result.append(.passed)
+      }
+      if !known.isEmpty { result.append(.knownDifferences) }
+      return result
+    }
+  }
+
+  /// A non-passing case the `--fail-on` rule does not count against the run.
+  public enum KnownDifference: Hashable, Sendable, Comparable {
+    /// Failed, and this waiver explains it.
+    case waived(String)
+    /// Failed in the baseline with the same value.
+    case stillFailing
+    /// Passed against a waiver, and the rule does not count unexpected passes.
+    case unexpectedPass
+    /// Any other failure the rule does not count (`--fail-on none`).
+    case uncounted
+  }
+
+  /// One JUnit testcase of a step.
+  public enum Testcase: Sendable, Equatable {
+    case passed, failure, error, knownDifferences, notApplicable
   }
 
   /// Failing cases kept per step for the JUnit body.
@@ -72,8 +113,8 @@ public struct RunTally: Sendable {
       if let kind = Baseline.Class(rawValue: name) { baselineCounts[kind, default: 0] += count }
     }
     matrices[step.check, default: [:]].mergeCounts(step.cells)
-    var examples: [CaseRecord] = []
-    var waived: CaseRecord?
+    let rule = info.flatMap { FailOn(rawValue: $0.review.failOn) } ?? .unexpected
+    var tallied = Step(record: step.withoutCases)
     for record in step.cases {
       let status = record.status
       guard status != .passed && status != .skipped else {
@@ -81,16 +122,27 @@ public struct RunTally: Sendable {
         continue
       }
       if record.isNewFailure { newFailures += 1 }
-      if status == .waived {
-        if waived == nil { waived = record }
-      } else if examples.count < Self.examplesPerStep {
-        examples.append(record)
+      if rule.counts(record) {
+        tallied.counted.add(status)
+        if tallied.examples.count < Self.examplesPerStep { tallied.examples.append(record) }
+      } else {
+        let kind: KnownDifference = if let waiver = record.review.waiver, status == .waived {
+          .waived(waiver)
+        } else if status == .unexpectedPass {
+          .unexpectedPass
+        } else if record.review.baseline == .stillFailing {
+          .stillFailing
+        } else {
+          .uncounted
+        }
+        tallied.known[kind, default: 0] += 1
+        if tallied.knownExample == nil { tallied.knownExample = record }
       }
       if keepsProblems { problems.append(record) }
       let isClusterExample = clusters.add(record)
       deliver(isClusterExample || status != .waived ? record : record.abridged())
     }
-    steps.append(Step(record: step.withoutCases, examples: examples + (waived.map { [$0] } ?? [])))
+    steps.append(tallied)
   }
 
   /// Completes the run's review summary once the sweep has ended: waiver matches, stale
@@ -100,18 +152,18 @@ public struct RunTally: Sendable {
     if !summary.removed.isEmpty { baselineCounts[.removed] = summary.removed.count }
   }
 
-  /// JUnit-style totals of one check's steps: a step with an errored case is an error, else
-  /// one with a failed case or an unexpected pass a failure, else one with a waived case, or
-  /// whose cases were all skipped, is skipped.
+  /// JUnit totals of one check's steps, testcase by testcase as `Step.testcases` reads them.
   public func testcaseCounts(check: String) -> TestcaseCounts {
     var result = TestcaseCounts()
     for step in steps where step.check == check {
-      result.tests += 1
-      switch StepVerdict(step.counts) {
-      case .error: result.errors += 1
-      case .failure: result.failures += 1
-      case .skipped: result.skipped += 1
-      case .passed: break
+      for testcase in step.testcases {
+        result.tests += 1
+        switch testcase {
+        case .error: result.errors += 1
+        case .failure: result.failures += 1
+        case .knownDifferences, .notApplicable: result.skipped += 1
+        case .passed: break
+        }
       }
     }
     return result
@@ -164,22 +216,5 @@ public final class RunRecorder: Sendable {
   public func close() throws {
     try cases?.close()
     try steps?.close()
-  }
-}
-
-/// How one step reads as a JUnit testcase.
-public enum StepVerdict: Equatable {
-  case passed, failure, error, skipped
-
-  public init(_ counts: StatusCounts) {
-    if counts.errored > 0 {
-      self = .error
-    } else if counts.failed > 0 || counts.unexpectedPass > 0 {
-      self = .failure
-    } else if counts.waived > 0 || (counts.total > 0 && counts.skipped == counts.total) {
-      self = .skipped
-    } else {
-      self = .passed
-    }
   }
 }

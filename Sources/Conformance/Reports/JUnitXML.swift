@@ -42,57 +42,101 @@ public enum JUnitXML {
     "      <property name=\"\(escape(name))\" value=\"\(escape(value))\"/>\n"
   }
 
+  /// The step's testcases (`RunTally.Step.testcases`): what the `--fail-on` rule counts as
+  /// a failure or error, every other known difference as a skipped testcase of its own whose
+  /// message says why (the waiver's reason and link, or since when it fails).
   static func testcase(_ step: RunTally.Step, check: String, tally: RunTally) -> String {
-    var xml = "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(step.name))\" "
-      + "time=\"\(time(step.record.seconds))\""
-    let verdict = StepVerdict(step.counts)
-    if verdict == .passed { return xml + "/>\n" }
-    xml += ">\n"
-    switch verdict {
-    case .error, .failure:
-      let element = verdict == .error ? "error" : "failure"
-      let wanted: Set<CaseStatus> = verdict == .error ? [.errored] : [.failed, .unexpectedPass]
-      let relevant = step.examples.filter { wanted.contains($0.status) }
-      let total = verdict == .error ? step.counts.errored
-        : step.counts.failed + step.counts.unexpectedPass
-      let first = relevant.first
-      let message = "\(total) of \(step.counts.total) cases "
-        + (first?.status == .unexpectedPass ? "passed against a waiver" : "\(verdict == .error ? "errored" : "failed")")
-        + ": \(first?.outcome.pattern ?? "")"
-      // The type is what a CI dashboard groups by: the triage of the step's first failure.
-      let type = verdict == .error ? "error"
-        : first?.status == .unexpectedPass ? "unexpected-pass"
-        : first?.review.triage?.rawValue ?? "mismatch"
-      xml += "      <\(element) message=\"\(escape(message))\" type=\"\(escape(type))\">"
-      var body = ""
-      for result in relevant.prefix(casesPerBody) {
-        let outcome = result.outcome
-        body += "\(result.id.coordinates)\n"
-        if result.status == .unexpectedPass {
-          body += "  passes, but waiver \(result.review.waiver ?? "?") says it fails\n"
-        }
-        body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
-        if let second = result.review.triageExpected {
-          body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
-        }
-        body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
-        for line in outcome.detail.prefix(2) { body += "  \(clip(line))\n" }
-        body += "  \(ExplainCommand.text(for: result.id))\n"
+    var xml = ""
+    let rule = tally.info?.review.failOn ?? FailOn.unexpected.rawValue
+    for testcase in step.testcases {
+      let name = testcase == .knownDifferences ? "\(step.name) · known differences" : step.name
+      xml += "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(name))\" "
+        + "time=\"\(time(testcase == .knownDifferences ? 0 : step.record.seconds))\""
+      switch testcase {
+      case .passed:
+        xml += "/>\n"
+        continue
+      case .error, .failure:
+        xml += ">\n" + counted(step, error: testcase == .error, rule: rule)
+      case .knownDifferences:
+        let message = knownMessage(step, review: tally.info?.review)
+        var body = message.replacingOccurrences(of: "; ", with: "\n") + "\n"
+        if let example = step.knownExample { body += caseBody(example) }
+        body += "\(step.counts.passed) of \(step.counts.total) cases of this step passed "
+          + "(testcase \"\(step.name)\").\n"
+        xml += ">\n      <skipped message=\"\(escape(message))\">\(escape(body, attribute: false))</skipped>\n"
+      case .notApplicable:
+        let reason = step.record.skipReason ?? "not applicable"
+        xml += ">\n      <skipped message=\"\(escape(reason))\">\(escape(reason, attribute: false))</skipped>\n"
       }
-      if total > relevant.prefix(casesPerBody).count {
-        body += "… and \(total - relevant.prefix(casesPerBody).count) more in results.json\n"
-      }
-      xml += escape(body, attribute: false) + "</\(element)>\n"
-    case .skipped:
-      let waived = step.examples.first { $0.status == .waived }
-      let reason = waived.map {
-        "\(step.counts.waived) of \(step.counts.total) cases waived by \($0.review.waiver ?? "?")"
-      } ?? step.record.skipReason ?? "skipped"
-      xml += "      <skipped>\(escape(reason, attribute: false))</skipped>\n"
-    case .passed:
-      break
+      xml += "    </testcase>\n"
     }
-    return xml + "    </testcase>\n"
+    return xml
+  }
+
+  /// The `<failure>` or `<error>` of the cases the rule counts, with the first one's values.
+  static func counted(_ step: RunTally.Step, error: Bool, rule: String) -> String {
+    let element = error ? "error" : "failure"
+    let relevant = step.examples.filter { error ? $0.status == .errored : $0.status != .errored }
+    let total = error ? step.counted.errored : step.counted.total - step.counted.errored
+    let first = relevant.first
+    let message = "\(total) of \(step.counts.total) cases "
+      + (first?.status == .unexpectedPass ? "passed against a waiver"
+        : first?.status == .waived ? "waived (counted by --fail-on \(rule))"
+        : error ? "errored" : "failed")
+      + ": \(first?.outcome.pattern ?? "")"
+    // The type is what a CI dashboard groups by: the triage of the step's first failure.
+    let type = error ? "error"
+      : first?.status == .unexpectedPass ? "unexpected-pass"
+      : first?.review.triage?.rawValue ?? "mismatch"
+    var body = ""
+    for result in relevant.prefix(casesPerBody) { body += caseBody(result) }
+    if total > relevant.prefix(casesPerBody).count {
+      body += "… and \(total - relevant.prefix(casesPerBody).count) more in cases.jsonl.gz\n"
+    }
+    body += "\(step.counts.passed) of \(step.counts.total) cases of this step passed.\n"
+    return "      <\(element) message=\"\(escape(message))\" type=\"\(escape(type))\">"
+      + escape(body, attribute: false) + "</\(element)>\n"
+  }
+
+  /// Why a step's known differences do not count: each waiver with its reason and link,
+  /// the cases still failing since the baseline, the rest the rule does not count.
+  static func knownMessage(_ step: RunTally.Step, review: RunInfo.ReviewSummary?) -> String {
+    let total = step.counts.total
+    let rule = review?.failOn ?? FailOn.unexpected.rawValue
+    return step.known.sorted { $0.key < $1.key }.map { kind, count in
+      switch kind {
+      case .waived(let id):
+        let explanation = review?.waiver(id)?.explanation ?? ""
+        return "\(count) of \(total) cases waived by \(id)" + (explanation.isEmpty ? "" : ": \(explanation)")
+      case .stillFailing:
+        return "\(count) of \(total) cases still failing since \(review?.baseline?.started ?? "the baseline")"
+          + " (not counted by --fail-on \(rule))"
+      case .unexpectedPass:
+        return "\(count) of \(total) cases passed against their waiver (not counted by --fail-on \(rule))"
+      case .uncounted:
+        return "\(count) of \(total) cases failed (not counted by --fail-on \(rule))"
+      }
+    }.joined(separator: "; ")
+  }
+
+  /// One case in a body: where, both sides' values, its baseline class and triage.
+  static func caseBody(_ result: CaseRecord) -> String {
+    let outcome = result.outcome
+    var body = "\(result.id.coordinates)\n"
+    if result.status == .unexpectedPass {
+      body += "  passes, but waiver \(result.review.waiver ?? "?") says it fails\n"
+    }
+    body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
+    if let second = result.review.triageExpected {
+      body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
+    }
+    body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
+    for line in outcome.detail.prefix(2) { body += "  \(clip(line))\n" }
+    body += "  baseline: \(result.review.baseline?.rawValue ?? "none")"
+      + "   triage: \(result.review.triage?.rawValue ?? "none")\n"
+    body += "  \(ExplainCommand.text(for: result.id))\n"
+    return body
   }
 
   /// A value with invisible code points named (a CI log cannot show U+202F from a space),

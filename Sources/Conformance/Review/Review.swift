@@ -87,6 +87,17 @@ public enum FailOn: String, Sendable, CaseIterable {
   /// Never: the reports say everything, the exit status nothing.
   case none
 
+  /// Whether the rule counts a case against the run: what turns the exit status, the JUnit
+  /// file and the page red. (`reason` counts the same cases.)
+  public func counts(_ record: CaseRecord) -> Bool {
+    switch self {
+    case .none: false
+    case .any: [.failed, .errored, .waived, .unexpectedPass].contains(record.status)
+    case .new: record.isNewFailure
+    case .unexpected: record.isNewFailure || record.status == .unexpectedPass
+    }
+  }
+
   /// Why the rule fires for these counts, or `nil` when it does not.
   public func reason(_ counts: StatusCounts, newFailures: Int) -> String? {
     switch self {

@@ -157,7 +157,10 @@ public enum ConformanceRun {
     handler(Event(.runEnded(elapsed: (ContinuousClock.now - clock).seconds)))
     try recorder.close()
     let summary = info.review.completed(
-      activeWaivers: review.waivers.map(\.id), matches: recorder.tally.waiverMatches,
+      activeWaivers: review.waivers.map {
+        RunInfo.WaiverCount(id: $0.id, count: 0, reason: $0.reason, link: $0.link)
+      },
+      matches: recorder.tally.waiverMatches,
       inactive: review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) },
       removed: review.baseline?.removed ?? [])
     recorder.completeReview(summary)

@@ -41,7 +41,7 @@ public enum ShardMerge {
       // The shards ran the same waivers: the first names them, every shard's steps count them.
       let shardReview = first.run.review
       let review = info.review.completed(
-        activeWaivers: shardReview.waiverMatches.map(\.id), matches: recorder.tally.waiverMatches,
+        activeWaivers: shardReview.waiverMatches, matches: recorder.tally.waiverMatches,
         inactive: shardReview.stale.filter { $0.why != RunInfo.ReviewSummary.matchedNothing },
         removed: baseline?.removed ?? [])
       recorder.completeReview(review)
