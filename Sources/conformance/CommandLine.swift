@@ -4,12 +4,13 @@ import Foundation
 /// What the command line asks for.
 enum Command {
   case run(RunOptions)
-  case explain(caseID: String, corpora: URL)
+  case explain(caseID: String, corpora: URL, waivers: URL?)
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   case selfTest(jobs: Int, corpora: URL)
   case worker(RunOptions)
-  case help
+  /// `--help`, `help` or `help <subcommand>`: the whole help, or one subcommand's.
+  case help(topic: String?)
   case version
 }
 
@@ -27,6 +28,13 @@ struct CommandLineParser {
     case "self-test"?: return try parseSelfTest(rest)
     case "merge"?: return try parseMerge(rest)
     case "explain"?: return try parseExplain(rest)
+    case "help"?:
+      guard let topic = rest.first else { return .help(topic: nil) }
+      guard Help.topics.contains(topic) else {
+        throw InputError("no help for '\(topic)' (subcommands: \(Help.topics.joined(separator: ", ")))"
+          + Suggestion.didYouMean(topic, among: Help.topics))
+      }
+      return .help(topic: topic)
     default: return try parseRun(arguments[...])
     }
   }
@@ -46,12 +54,12 @@ struct CommandLineParser {
     var corpora = defaultCorpora
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
-      case "-h", "--help": return .help
+      case "-h", "--help": return .help(topic: "bench")
       case "--quick": quick = true
       case "--jobs": jobs = try jobCount(argument, &remaining)
       case "--out": out = URL(fileURLWithPath: try value(argument, &remaining))
       case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
-      default: throw InputError("unknown option '\(optionName(argument))' for bench")
+      default: throw unknownOption(argument, for: "bench")
       }
     }
     return .bench(quick: quick, jobs: jobs, out: out, corpora: corpora)
@@ -63,10 +71,10 @@ struct CommandLineParser {
     var corpora = defaultCorpora
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
-      case "-h", "--help": return .help
+      case "-h", "--help": return .help(topic: "self-test")
       case "--jobs": jobs = try jobCount(argument, &remaining)
       case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
-      default: throw InputError("unknown option '\(optionName(argument))' for self-test")
+      default: throw unknownOption(argument, for: "self-test")
       }
     }
     return .selfTest(jobs: jobs, corpora: corpora)
@@ -77,11 +85,11 @@ struct CommandLineParser {
     var shards: [URL] = []
     var out = URL(fileURLWithPath: "Reports/latest")
     while let argument = remaining.popFirst() {
-      if argument == "-h" || argument == "--help" { return .help }
-      if argument.hasPrefix("--out") {
+      if argument == "-h" || argument == "--help" { return .help(topic: "merge") }
+      if optionName(argument) == "--out" {
         out = URL(fileURLWithPath: try value(argument, &remaining))
       } else if argument.hasPrefix("-") {
-        throw InputError("unknown option '\(argument)' for merge")
+        throw unknownOption(argument, for: "merge")
       } else {
         shards.append(URL(fileURLWithPath: argument))
       }
@@ -93,23 +101,29 @@ struct CommandLineParser {
   func parseExplain(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
     var remaining = arguments
     var corpora = defaultCorpora
+    var waivers: String?
     var caseID: String?
     var optionsEnded = false
     while let argument = remaining.popFirst() {
       if !optionsEnded, argument == "--" { optionsEnded = true; continue }
-      if !optionsEnded, argument == "-h" || argument == "--help" { return .help }
-      if !optionsEnded, argument.hasPrefix("--corpora") {
+      if !optionsEnded, argument == "-h" || argument == "--help" { return .help(topic: "explain") }
+      if !optionsEnded, optionName(argument) == "--corpora" {
         corpora = URL(fileURLWithPath: try value(argument, &remaining))
         continue
       }
+      if !optionsEnded, optionName(argument) == "--waivers" {
+        waivers = try value(argument, &remaining)
+        continue
+      }
       if !optionsEnded, argument.hasPrefix("-") {
-        throw InputError("unknown option '\(argument)' for explain")
+        throw unknownOption(argument, for: "explain")
       }
       guard caseID == nil else { throw InputError("explain takes one case id, got '\(argument)' too") }
       caseID = argument
     }
     guard let caseID else { throw InputError("explain needs a case id") }
-    return .explain(caseID: caseID, corpora: corpora)
+    return .explain(caseID: caseID, corpora: corpora,
+                    waivers: waiverFile(waivers, corpora: corpora))
   }
 
   /// A sweep: the selection, where it writes, what it expects; cross-option defaults last.
@@ -126,7 +140,7 @@ struct CommandLineParser {
         break
       }
       switch optionName(argument) {
-      case "-h", "--help": return .help
+      case "-h", "--help": return .help(topic: nil)
       case "--version": return .version
       case "--waivers": waivers = try value(argument, &remaining)
       case "--no-isolation": isolation = false
@@ -137,15 +151,19 @@ struct CommandLineParser {
     if isolation {
       options.workerExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     }
-    // The corpus's waiver file unless --waivers names another, or none.
-    switch waivers {
-    case "none"?: options.waivers = nil
-    case let path?: options.waivers = URL(fileURLWithPath: path)
-    case nil:
-      let file = options.request.corporaDirectory.appendingPathComponent(Corpus.Files.waivers)
-      options.waivers = FileManager.default.fileExists(atPath: file.path) ? file : nil
-    }
+    options.waivers = waiverFile(waivers, corpora: options.request.corporaDirectory)
     return .run(options)
+  }
+
+  /// The corpus's waiver file unless `--waivers` names another, or `none`.
+  func waiverFile(_ option: String?, corpora: URL) -> URL? {
+    switch option {
+    case "none"?: return nil
+    case let path?: return URL(fileURLWithPath: path)
+    case nil:
+      let file = corpora.appendingPathComponent(Corpus.Files.waivers)
+      return FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
   }
 
   /// One option of a sweep, with its value taken from `argument` or `remaining`.
@@ -195,9 +213,19 @@ struct CommandLineParser {
     case "--dry-run":
       options.dryRun = true
     default:
-      throw InputError(argument.hasPrefix("-")
-        ? "unknown option '\(name)'" : "unexpected argument '\(argument)'")
+      guard argument.hasPrefix("-") else {
+        throw InputError("unexpected argument '\(argument)'"
+          + Suggestion.didYouMean(argument, among: Help.topics))
+      }
+      throw unknownOption(argument, for: nil)
     }
+  }
+
+  /// An option no subcommand (`nil`: a sweep) knows, with the closest one it does know.
+  func unknownOption(_ argument: String, for subcommand: String?) -> InputError {
+    let name = optionName(argument)
+    return InputError("unknown option '\(name)'" + (subcommand.map { " for \($0)" } ?? "")
+      + Suggestion.didYouMean(name, among: Help.options(of: subcommand)))
   }
 
   /// An option's name without an `=value` part.
@@ -207,11 +235,13 @@ struct CommandLineParser {
 
   /// One of an option's named values, or bad input naming the option, the value and the
   /// choices.
-  func choice<Value: RawRepresentable>(_ option: String, _ text: String, expected: String)
+  func choice<Value: RawRepresentable & CaseIterable>(_ option: String, _ text: String,
+                                                      expected: String)
     throws(InputError) -> Value where Value.RawValue == String
   {
     guard let value = Value(rawValue: text) else {
-      throw InputError("\(option) \(text): expected \(expected)")
+      throw InputError("\(option) \(text): expected \(expected)"
+        + Suggestion.didYouMean(text, among: Value.allCases.map(\.rawValue)))
     }
     return value
   }

@@ -4,10 +4,89 @@ enum Help {
     USAGE: conformance [--locales <set>] [--calendars <set>] [--first-weekdays <list>]
                        [--time-zones <set>] [--checks <list>] [--years <A...B>] [--out <dir>]
                        [--record <failures|all>] [--jobs <n>] [--shard <K/N>]
-           conformance explain <case-id>
+           conformance explain <case-id> [--waivers <file|none>]
            conformance bench [--quick] [--jobs <n>] [--out <file>]
            conformance merge <shard-dir>... [--out <dir>]
            conformance self-test [--jobs <n>]
+           conformance help [<subcommand>]
+    """
+
+  /// The subcommands `help <subcommand>` knows.
+  static let topics = ["explain", "bench", "merge", "self-test"]
+
+  /// The options a subcommand (`nil`: a sweep) takes, for "did you mean".
+  static func options(of subcommand: String?) -> [String] {
+    switch subcommand {
+    case "explain"?: ["--corpora", "--waivers", "--help"]
+    case "bench"?: ["--quick", "--jobs", "--out", "--corpora", "--help"]
+    case "merge"?: ["--out", "--help"]
+    case "self-test"?: ["--jobs", "--corpora", "--help"]
+    default:
+      ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
+       "--transitions", "--out", "--record", "--baseline", "--waivers", "--fail-on", "--jobs",
+       "--no-isolation", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
+       "--corpora", "--version", "--help"]
+    }
+  }
+
+  /// The help for a subcommand, or the whole help.
+  static func text(topic: String?) -> String {
+    switch topic {
+    case "explain"?: explain
+    case "bench"?: bench
+    case "merge"?: merge
+    case "self-test"?: selfTest
+    default: text
+    }
+  }
+
+  static let explain = """
+    OVERVIEW: Re-runs one case and prints its inputs, both sides' values (lists item by item,
+    the differing items marked ≠), the intermediate values, and the waiver that explains it.
+
+    USAGE: conformance explain <case-id> [--waivers <file|none>] [--corpora <dir>]
+
+    ARGUMENTS:
+      <case-id>               as every report writes it, e.g.
+                              'leading-blanks|calendar=hebrew|fw=2|zone=UTC|month=2021-09-07'
+
+    OPTIONS:
+      --waivers <file|none>   known differences (default: Corpora/known-differences.json)
+      --corpora <dir>         the corpus files (default: ./Corpora, else the package's)
+
+    EXIT CODES:
+      0 the case would not fail a run (it passes, or a waiver explains it) · 1 it would
+      (--fail-on unexpected) · 2 bad input
+    """
+
+  static let bench = """
+    OVERVIEW: Measures the core corpus, the full sweep, a subject-only loop over the same cases
+    and the direct oracle on a fixed sample, and the full sweep's archive read back as a
+    baseline; writes Reports/bench.json.
+
+    USAGE: conformance bench [--quick] [--jobs <n>] [--out <file>] [--corpora <dir>]
+
+    OPTIONS:
+      --quick                 the core corpus only
+      --jobs <n>              threads (default: the number of cores)
+      --out <file>            where the JSON goes (default: Reports/bench.json)
+    """
+
+  static let merge = """
+    OVERVIEW: Combines the reports of --shard 1/N … N/N runs into one run's results.json,
+    cases.jsonl.gz, steps.jsonl.gz, junit.xml and index.html.
+
+    USAGE: conformance merge <shard-dir>... [--out <dir>]
+
+    OPTIONS:
+      --out <dir>             where the merged reports go (default: Reports/latest)
+    """
+
+  static let selfTest = """
+    OVERVIEW: Runs the core corpus against deliberately wrong subjects; exits 0 only if every
+    one is caught and the real subject is clean.
+
+    USAGE: conformance self-test [--jobs <n>] [--corpora <dir>]
     """
 
   static let text = """
@@ -61,9 +140,9 @@ enum Help {
       --version               Show the version.
       -h, --help              Show help information.
 
-    SUBCOMMANDS:
+    SUBCOMMANDS (conformance help <subcommand> for its options):
       explain <case-id>       Re-run one case (ids are in every report) and print its inputs,
-                              both sides' values and the intermediate values.
+                              both sides' values, the intermediate values and its waiver.
       bench                   Measure the core corpus, the full sweep, a subject-only loop
                               over the same cases and the direct oracle on a fixed sample;
                               write Reports/bench.json (--quick: the core corpus only).

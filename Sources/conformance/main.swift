@@ -21,12 +21,12 @@ do {
   _ = try Fault.fromEnvironment()
   _ = try IsolatedRunner.Limits.fromEnvironment()
   switch try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse() {
-  case .help:
-    print(Help.text)
+  case .help(let topic):
+    print(Help.text(topic: topic))
   case .version:
     print("conformance 0.1.0 (\(RunRecord.schema))")
-  case .explain(let caseID, let corpora):
-    let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora)
+  case .explain(let caseID, let corpora, let waivers):
+    let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora, waivers: waivers)
     print(lines.joined(separator: "\n"))
     exit(status)
   case .bench(let quick, let jobs, let out, let corpora):

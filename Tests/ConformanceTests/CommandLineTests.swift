@@ -80,6 +80,15 @@ struct CommandLineTests {
       (["--out", files["a-file"]!.path], "is a file"),
       (["--out", "/proc/no-such-dir/out"], "/proc/no-such-dir"),
       (["--bogus"], "'--bogus'"),
+      // Misspellings name the closest word the program knows.
+      (["--locale", "en_US"], "unknown option '--locale' (did you mean '--locales'?)"),
+      (["--fail-on", "unexpectd"], "(did you mean 'unexpected'?)"),
+      (["--checks", "leading-blank"], "unknown check 'leading-blank' (did you mean 'leading-blanks'?)"),
+      (["--calendars", "hebrw"], "unknown calendar 'hebrw' (did you mean 'hebrew'?)"),
+      (["--time-zones", "Europe/Berln"], "(did you mean 'Europe/Berlin'?)"),
+      (["explain", "--waiver", "x", "leading-blanks|calendar=gregorian|fw=1|zone=UTC|month=2021-01-01"],
+       "unknown option '--waiver' for explain (did you mean '--waivers'?)"),
+      (["help", "explian"], "no help for 'explian'"),
       (["--locales"], "missing value for '--locales'"),
       (["explain", "leading-blanks|month=2021-13-01"], "month=2021-13-01"),
     ]
@@ -105,7 +114,7 @@ struct CommandLineTests {
     let runs = Self.cases(files).map { ($0.0, [String: String](), $0.1) }
       + Self.environmentCases.map { ([String](), $0.0, $0.1) }
     for (arguments, environment, fragment) in runs {
-      let withOut = arguments.contains("--out") || arguments.first == "explain"
+      let withOut = arguments.contains("--out") || ["explain", "help"].contains(arguments.first ?? "")
         ? arguments : arguments + ["--out", previous.path]
       let run = try Executable.run(withOut, environment: environment)
       let lines = run.error.split(separator: "\n")
@@ -121,7 +130,15 @@ struct CommandLineTests {
   @Test("help and version go to stdout and exit 0")
   func helpAndVersion() throws {
     let help = try Executable.run(["--help"])
-    #expect(help.status == 0 && help.out.contains("OVERVIEW:") && help.out.contains("SUBCOMMANDS:"))
+    #expect(help.status == 0 && help.out.contains("OVERVIEW:") && help.out.contains("SUBCOMMANDS"))
+    // Each subcommand's own help, asked either way.
+    for topic in ["explain", "bench", "merge", "self-test"] {
+      for arguments in [["help", topic], [topic, "--help"]] {
+        let run = try Executable.run(arguments)
+        #expect(run.status == 0, "\(arguments)")
+        #expect(run.out.contains("USAGE: conformance \(topic)"), "\(arguments): \(run.out.prefix(200))")
+      }
+    }
     let version = try Executable.run(["--version"])
     #expect(version.status == 0 && version.out.hasPrefix("conformance "))
   }

@@ -116,3 +116,21 @@ struct RecordReadingTests {
     #expect(PlanStepSet.group(ofEncoded: "\tb\tc\td") == nil)
   }
 }
+
+@Suite("Did you mean")
+struct SuggestionTests {
+  @Test("edit distance: the textbook pairs")
+  func distance() {
+    // kitten → sitting: k→s, e→i, +g (Levenshtein's usual example).
+    #expect(Suggestion.editDistance("kitten", "sitting") == 3)
+    #expect(Suggestion.editDistance("", "abc") == 3)
+    #expect(Suggestion.editDistance("flaw", "lawn") == 2)
+  }
+
+  @Test("only a close word is suggested")
+  func closeOnly() {
+    #expect(Suggestion.closest(to: "--locale", among: ["--locales", "--calendars"]) == "--locales")
+    #expect(Suggestion.closest(to: "--xyz", among: ["--locales", "--calendars"]) == nil)
+    #expect(Suggestion.didYouMean("al", among: ["failures", "all"]) == " (did you mean 'all'?)")
+  }
+}

@@ -159,7 +159,9 @@ struct ReviewTests {
       {"id": "nothing", "check": "leading-blanks", "match": {"calendar": "hebrew"},
        "reason": "test", "link": "none"},
       {"id": "gone", "check": "weekday-symbols", "match": {"locale": "en_US", "fw": "1"},
-       "reason": "test", "link": "none"}
+       "reason": "test", "link": "none"},
+      {"id": "fixed", "check": "weekday-symbols", "match": {"locale": "en_US", "calendar": "gregorian", "fw": "3"},
+       "pattern": "*", "reason": "test", "link": "none"}
       """)
     var run = options(out: out, zones: ["UTC"], years: 2021...2021)
     run.waivers = file
@@ -169,8 +171,12 @@ struct ReviewTests {
     #expect(byID["gone"]?.map(\.status) == [.unexpectedPass])
     // The expired waiver explains nothing: fw 3 failures are plain failures.
     #expect(byID["none"]?.contains { $0.id.firstWeekday == .fixed(3) } == true)
-    let stale = try runRecord(out).run.review.stale
-    #expect(Set(stale.map(\.id)) == ["old", "nothing"])
+    // Stale: expired, or matched nothing of a selection swept whole ("fixed" names every
+    // dimension weekday-symbols has, each with a value this run swept). "nothing" names a
+    // calendar this run did not sweep: it matched nothing here, and is not stale.
+    let review = try runRecord(out).run.review
+    #expect(Set(review.stale.map(\.id)) == ["old", "fixed"])
+    #expect(review.unmatchedPartly == ["nothing"])
     #expect(result.status == .unexpected)  // fw 3 failures and one unexpected pass
   }
 
@@ -501,5 +507,52 @@ struct JUnitVerdictTests {
     let known = try #require(cases.first { $0.name == "gregorian · UTC · known differences" })
     #expect(known.results.first?.message
       == "12 of 84 cases still failing since \(started) (not counted by --fail-on unexpected)")
+  }
+}
+
+@Suite("explain")
+struct ExplainTests {
+  /// Column headers never rotated to the first weekday: en_US's narrow standalone symbols
+  /// (CLDR: S M T W T F S) where a Monday start wants M T W T F S S.
+  var unrotated: Subject {
+    var subject = Subject.pickerLogic
+    subject.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols }
+    return subject
+  }
+
+  let id = "weekday-symbols|locale=en_US|calendar=gregorian|fw=2"
+
+  @Test("lists that differ are shown item by item, the differing items marked")
+  func itemByItem() throws {
+    let (status, lines) = try Explanation.run(id, corporaDirectory: corpora, waivers: nil,
+                                              subject: unrotated)
+    #expect(status == .unexpected)
+    #expect(lines.contains("values:   6 of 7 items differ (≠); expected [libicu 72.1.0] | actual [Foundation]"
+      + " | expected [Foundation's ICU 76.1.0]"))
+    let items = lines.filter { $0.hasPrefix("  ≠ [") || $0.hasPrefix("    [") }
+    #expect(items.count == 7)
+    #expect(items.first == #"  ≠ [0] "M" | "S" | "M""#)
+    // Saturday then Sunday ends a Monday week; unrotated, Saturday ends it too.
+    #expect(items.last == #"    [6] "S" | "S" | "S""#)
+    #expect(lines.last == "exit 1: this case would fail a run (--fail-on unexpected)")
+  }
+
+  @Test("a waived case says which waiver explains it and why, and exits 0")
+  func waived() throws {
+    let waivers = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: waivers) }
+    try Data(#"""
+      {"schema": "conformance-waivers/1", "waivers": [
+        {"id": "unrotated", "check": "weekday-symbols", "match": {"fw": "2"},
+         "reason": "Headers are not rotated yet", "link": "https://example.org/issue/7"}]}
+      """#.utf8).write(to: waivers)
+    let (status, lines) = try Explanation.run(id, corporaDirectory: corpora, waivers: waivers,
+                                              subject: unrotated)
+    #expect(status == .clean)
+    #expect(lines.contains { $0.hasPrefix("status:   waived") })
+    #expect(lines.contains { $0.hasPrefix("waiver:   unrotated (") })
+    #expect(lines.contains("  reason: Headers are not rotated yet"))
+    #expect(lines.contains("  link:   https://example.org/issue/7"))
+    #expect(lines.last == "exit 0: a known difference, explained by its waiver")
   }
 }

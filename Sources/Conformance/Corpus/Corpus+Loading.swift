@@ -130,7 +130,8 @@ extension Corpus {
                                 option: "--calendars", directory: request.corporaDirectory)
       for entry in entries where !all.contains(entry.value) {
         throw InputError(
-          "\(entry.location): unknown calendar '\(entry.value)' (known: \(all.joined(separator: ", ")))")
+          "\(entry.location): unknown calendar '\(entry.value)'"
+          + "\(Suggestion.didYouMean(entry.value, among: all)) (known: \(all.joined(separator: ", ")))")
       }
       selected = entries.map(\.value)
     }
@@ -169,7 +170,8 @@ extension Corpus {
         throw InputError("\(entry.location): '\(entry.value)' is not a well-formed locale id")
       }
       guard catalog.isKnown(icuID) else {
-        throw InputError("\(entry.location): unknown locale '\(entry.value)' (libicu has no data for it)")
+        throw InputError("\(entry.location): unknown locale '\(entry.value)' (libicu has no data for it)"
+          + Suggestion.didYouMean(entry.value, among: catalog.available))
       }
       if let calendar = try? catalog.keyword("calendar", in: icuID), !calendars.contains(calendar) {
         throw InputError("\(entry.location): '\(entry.value)' names unknown calendar '\(calendar)'")
@@ -196,9 +198,10 @@ extension Corpus {
     let entries = try entries(request.zones, coreFile: Files.coreZones, option: "--time-zones",
                               directory: request.corporaDirectory)
     for entry in entries where catalog.canonicalID(of: entry.value) == nil {
+      let known = (try? harness { try catalog.ids(.any) }) ?? []
       throw InputError(
         "\(entry.location): unknown time zone '\(entry.value)' (not a system zone of libicu, "
-          + "which would silently use GMT for it)")
+          + "which would silently use GMT for it)" + Suggestion.didYouMean(entry.value, among: known))
     }
     return entries
   }

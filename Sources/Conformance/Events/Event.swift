@@ -88,7 +88,11 @@ public struct RunInfo: Sendable, Codable {
     /// The active waiver that explains a case, with its reason and link.
     public func waiver(_ id: String) -> WaiverCount? { waiverMatches.first { $0.id == id } }
 
-    /// Waivers that matched nothing, expired or whose versions do not hold.
+    /// Waivers that matched nothing where this run swept only part of what they can match:
+    /// not stale, since the rest of their selection may still fail.
+    public var unmatchedPartly: [String] = []
+    /// Waivers that matched nothing of what they can match, expired, or whose versions do
+    /// not hold.
     public var stale: [StaleWaiver] = []
     public var baseline: BaselineReference?
     /// The baseline's failing cases this run did not sweep.
@@ -102,16 +106,21 @@ public struct RunInfo: Sendable, Codable {
     /// The summary completed once the sweep has ended: each active waiver's matches (in
     /// file order), the stale waivers (active ones that matched nothing, then the inactive
     /// ones with their reasons) and the baseline's cases this run does not sweep.
+    ///
+    /// - Parameter shard: the run is one shard of a split: it sweeps part of every waiver's
+    ///   selection, so none that matched nothing is stale here (`merge` judges the whole).
     func completed(activeWaivers: [WaiverCount], matches: [String: Int], inactive: [StaleWaiver],
-                   removed: [String]) -> ReviewSummary {
+                   removed: [String], shard: Bool = false) -> ReviewSummary {
       var summary = self
       summary.waiverMatches = activeWaivers.map { waiver in
         var counted = waiver
         counted.count = matches[waiver.id] ?? 0
         return counted
       }
-      summary.stale = summary.waiverMatches.filter { $0.count == 0 }
+      summary.stale = summary.waiverMatches.filter { $0.count == 0 && $0.sweptWhole != false && !shard }
         .map { StaleWaiver(id: $0.id, why: Self.matchedNothing) } + inactive
+      summary.unmatchedPartly = summary.waiverMatches.filter { $0.count == 0 && ($0.sweptWhole == false || shard) }
+        .map(\.id)
       summary.removed = removed
       return summary
     }
@@ -125,9 +134,14 @@ public struct RunInfo: Sendable, Codable {
     /// every report can say it where it shows a waived case.
     public var reason: String?
     public var link: String?
+    /// Whether the run swept every case the waiver can match (`Waiver.sweptWhole`): only
+    /// then does matching nothing make it stale. `nil` in files written before it was kept.
+    public var sweptWhole: Bool?
 
-    public init(id: String, count: Int, reason: String? = nil, link: String? = nil) {
+    public init(id: String, count: Int, reason: String? = nil, link: String? = nil,
+                sweptWhole: Bool? = nil) {
       (self.id, self.count, self.reason, self.link) = (id, count, reason, link)
+      self.sweptWhole = sweptWhole
     }
 
     /// "reason (link)", or whichever of the two there is.

@@ -51,6 +51,36 @@ public struct Waiver: Sendable {
     return true
   }
 
+  /// Whether a run swept every case this waiver can match, so that matching nothing means
+  /// the difference is gone (a stale waiver), not that this run's selection left it out.
+  /// Each dimension its checks depend on must be swept whole (`all`, every first weekday,
+  /// the default years or more), or be named by the waiver with plain values, each swept.
+  public func sweptWhole(checks: [String], request: CorpusRequest, corpus: Corpus) -> Bool {
+    let named = CheckCatalog.all.filter { check in self.checks.contains { $0.matches(check.id) } }
+    guard !named.isEmpty, named.allSatisfy({ checks.contains($0.id) }) else { return false }
+    /// The waiver names `key` by plain values only, and the run swept each of them.
+    func namesSwept(_ key: String, _ swept: [String]) -> Bool {
+      guard let globs = match.first(where: { $0.key == key })?.globs else { return false }
+      return globs.allSatisfy { glob in
+        !glob.text.contains(where: { "*?![".contains($0) }) && swept.contains(glob.text)
+      }
+    }
+    for dimension in Set(named.flatMap(\.dimensions)) {
+      let whole = switch dimension {
+      case .locale: request.locales == .all || namesSwept("locale", corpus.locales.map(\.spelling))
+      case .calendar: request.calendars == .all || namesSwept("calendar", corpus.calendars)
+      case .zone: request.zones == .all || namesSwept("zone", corpus.zones.map(\.id))
+      case .firstWeekday: Set(request.firstWeekdays) == Set(FirstWeekdaySetting.all)
+        || namesSwept("fw", corpus.firstWeekdays.map(\.description))
+      case .month: request.years.contains(Corpus.defaultYears.lowerBound)
+        && request.years.contains(Corpus.defaultYears.upperBound)
+      case .variant: true
+      }
+      guard whole else { return false }
+    }
+    return true
+  }
+
   /// Why the waiver does not apply to this run, or `nil` when it does.
   public func inactiveReason(today: LocalDay, versions run: RunVersions) -> String? {
     if let expires, expires < today { return "expired on \(expires)" }

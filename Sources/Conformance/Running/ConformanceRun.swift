@@ -80,6 +80,28 @@ public enum ConformanceRun {
     }
   }
 
+  /// The clusters as the console lists them: one line per check and pattern (clusters
+  /// apart by triage or status share it), with how many of its cases are waived; an
+  /// unexpected pass, which has no pattern, says what it is.
+  static func commonPatterns(_ clusters: [FailureCluster]) -> [String] {
+    var lines: [(check: String, label: String, count: Int, byStatus: [CaseStatus: Int])] = []
+    for cluster in clusters {
+      let label = cluster.status == .unexpectedPass ? "passes, though a waiver says it fails"
+        : cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern
+      if let index = lines.firstIndex(where: { $0.check == cluster.check && $0.label == label }) {
+        lines[index].count += cluster.count
+        lines[index].byStatus[cluster.status, default: 0] += cluster.count
+      } else {
+        lines.append((cluster.check, label, cluster.count, [cluster.status: cluster.count]))
+      }
+    }
+    return lines.sorted { ($1.count, $0.check, $0.label) < ($0.count, $1.check, $1.label) }.map { line in
+      let statuses = line.byStatus.sorted { $0.key < $1.key }
+        .map { "\($0.value.formatted()) \($0.key.rawValue)" }.joined(separator: ", ")
+      return "\(line.count.formatted()) × \(line.check): \(line.label) (\(statuses))"
+    }
+  }
+
   /// The plan's coverage as text, for `--dry-run`.
   static func describe(_ plan: Plan, _ corpus: Corpus) -> [String] {
     var lines = ["plan: \(plan.caseCount) cases in \(plan.steps.count) steps; "
@@ -100,7 +122,8 @@ public enum ConformanceRun {
   public static func selectChecks(_ ids: [String]) throws(InputError) -> [any Check] {
     guard !ids.isEmpty else { return CheckCatalog.all }
     for id in ids where CheckCatalog.check(id) == nil {
-      throw InputError("unknown check '\(id)' (known: "
+      throw InputError("unknown check '\(id)'"
+        + "\(Suggestion.didYouMean(id, among: CheckCatalog.all.map(\.id))) (known: "
         + CheckCatalog.all.map(\.id).joined(separator: ", ") + ")")
     }
     return CheckCatalog.all.filter { ids.contains($0.id) }
@@ -158,11 +181,13 @@ public enum ConformanceRun {
     try recorder.close()
     let summary = info.review.completed(
       activeWaivers: review.waivers.map {
-        RunInfo.WaiverCount(id: $0.id, count: 0, reason: $0.reason, link: $0.link)
+        RunInfo.WaiverCount(id: $0.id, count: 0, reason: $0.reason, link: $0.link,
+                            sweptWhole: $0.sweptWhole(checks: plan.checks.map(\.id), request: options.request,
+                                               corpus: corpus))
       },
       matches: recorder.tally.waiverMatches,
       inactive: review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) },
-      removed: review.baseline?.removed ?? [])
+      removed: review.baseline?.removed ?? [], shard: options.shard != nil)
     recorder.completeReview(summary)
     return recorder.tally
   }
@@ -191,13 +216,15 @@ public enum ConformanceRun {
     if let stale = tally.info?.review.stale, !stale.isEmpty {
       lines.append("stale waivers: " + stale.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
     }
+    if let partly = tally.info?.review.unmatchedPartly, !partly.isEmpty {
+      lines.append("\(partly.count) waivers matched nothing in this selection, which holds only part "
+        + "of what they cover (not stale): " + partly.joined(separator: ", "))
+    }
     if let versions = tally.info?.versions { lines.append(versions.summary) }
-    let clusters = tally.clusters.sorted
-    if !clusters.isEmpty {
+    let patterns = commonPatterns(tally.clusters.sorted)
+    if !patterns.isEmpty {
       lines.append("Most common failure patterns:")
-      for cluster in clusters.prefix(8) {
-        lines.append("  \(cluster.count) × \(cluster.check): \(cluster.pattern)")
-      }
+      lines += patterns.prefix(8).map { "  \($0)" }
     }
     for file in ["results.json", "cases.jsonl.gz", "steps.jsonl.gz", "junit.xml", "index.html"] {
       lines.append("wrote \(directory.url.appendingPathComponent(file).path)")

@@ -3,10 +3,14 @@ import ICUOracle
 
 /// `conformance explain <case-id>`: re-runs one case and prints its inputs and values.
 public enum Explanation {
-  /// Evaluates the case named by `text` and describes it.
+  /// Evaluates the case named by `text`, reviews it with `waivers` as a run would, and
+  /// describes it. Exits 1 only when the case would fail a run (`--fail-on unexpected`):
+  /// a waived failure exits 0 and says which waiver explains it and why.
   ///
-  /// - Throws: `InputError` when the id is malformed or names something libicu does not know.
-  public static func run(_ text: String, corporaDirectory: URL, subject: Subject = .pickerLogic)
+  /// - Throws: `InputError` when the id is malformed, names something libicu does not know,
+  ///   or the waiver file is bad.
+  public static func run(_ text: String, corporaDirectory: URL, waivers: URL? = nil,
+                         subject: Subject = .pickerLogic)
     throws -> (status: ExitStatus, lines: [String])
   {
     let id = try CaseID(parsing: text)
@@ -44,13 +48,16 @@ public enum Explanation {
       throw InputError("case id '\(text)': variant '\(variant)' is not one of "
         + variants.prefix(8).joined(separator: ", ") + (variants.count > 8 ? ", …" : ""))
     }
+    let waiverList = try waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
     if id.month != nil { _ = try context.month(of: id) }
-    let record = Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    var record = Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    let versions = try RunVersions.current()
+    let review = Review(waivers: waiverList, baseline: nil, versions: versions, today: LocalDay.today)
+    review.apply(&record)
     let outcome = record.outcome
     // Foundation's ICU's own view of the case, for its intermediate values.
     let second = triage.map { Runner.evaluate(id, check: check, context: $0) }
-    let versions = try RunVersions.current()
     var lines = [
       "case:     \(id)",
       "check:    \(check.id): \(check.summary)",
@@ -59,16 +66,18 @@ public enum Explanation {
     if let spelling = id.locale {
       lines.append("locale:   \(spelling) (libicu id \(try Corpus.harness { try corpus.localeCatalog.icuID(for: spelling) }))")
     }
-    lines += [
-      "status:   \(outcome.verdict.rawValue)\(outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")"
-        + (record.review.triage.map { ", triage \($0.rawValue)" } ?? ""),
-      "expected: \(CodePoints.annotate(outcome.expected.description))   [libicu \(versions.oracle.icu)]",
-    ]
-    if let second {
-      lines.append("expected: \(CodePoints.annotate(second.expected.description))   "
-        + "[Foundation's ICU \(versions.subjectICU?.icu ?? "?")]")
+    lines.append("status:   \(record.status.rawValue)"
+      + (outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")
+      + (record.review.triage.map { ", triage \($0.rawValue)" } ?? ""))
+    if let id = record.review.waiver, let waiver = review.waivers.first(where: { $0.id == id }) {
+      lines.append("waiver:   \(waiver.id) (\(waiver.location))"
+        + (record.status == .unexpectedPass ? ": says this case fails, and it passes" : ""))
+      lines.append("  reason: \(waiver.reason)")
+      if !waiver.link.isEmpty { lines.append("  link:   \(waiver.link)") }
     }
-    lines.append("actual:   \(CodePoints.annotate(outcome.actual.description))   [Foundation]")
+    lines += values(expected: outcome.expected, actual: outcome.actual,
+                    oracle: "libicu \(versions.oracle.icu)",
+                    second: second.map { ($0.expected, "Foundation's ICU \(versions.subjectICU?.icu ?? "?")") })
     if let months = outcome.months {
       lines.append("month:    libicu reads \(months.oracle); Foundation reads \(months.subject)"
         + (second?.months.map { "; Foundation's ICU reads \($0.oracle)" } ?? ""))
@@ -82,6 +91,42 @@ public enum Explanation {
       lines.append("triage: off (\(corpus.triageProblem ?? "Foundation's ICU is not reachable"))")
     }
     lines.append(versions.summary)
-    return (outcome.isFailure ? .unexpected : .clean, lines)
+    let counted = FailOn.unexpected.counts(record)
+    lines.append(counted ? "exit 1: this case would fail a run (--fail-on unexpected)"
+      : record.status == .waived ? "exit 0: a known difference, explained by its waiver"
+      : "exit 0: this case would not fail a run")
+    return (counted ? .unexpected : .clean, lines)
+  }
+
+  /// Expected and actual: on one line each, or, for lists that differ, item by item, one per
+  /// line, each side in its own column, `≠` marking the items that differ.
+  static func values(expected: Value, actual: Value, oracle: String,
+                     second: (Value, String)?) -> [String] {
+    let annotate = { (value: Value) in CodePoints.annotate(value.description) }
+    guard case .list(let wanted) = expected, case .list(let got) = actual, expected != actual else {
+      var lines = ["expected: \(annotate(expected))   [\(oracle)]"]
+      if let (value, name) = second { lines.append("expected: \(annotate(value))   [\(name)]") }
+      lines.append("actual:   \(annotate(actual))   [Foundation]")
+      return lines
+    }
+    let secondList: [Value]? = if case .list(let items)? = second?.0 { items } else { nil }
+    let count = max(wanted.count, got.count, secondList?.count ?? 0)
+    let cell = { (items: [Value], index: Int) in index < items.count ? annotate(items[index]) : "—" }
+    let width = (0..<count).map { cell(wanted, $0).count }.max() ?? 0
+    let differing = (0..<count).filter { cell(wanted, $0) != cell(got, $0) }.count
+    var lines = ["values:   \(differing) of \(count) items differ (≠); expected [\(oracle)] | actual [Foundation]"
+      + (secondList == nil ? "" : " | expected [\(second!.1)]")]
+    for index in 0..<count {
+      let (left, right) = (cell(wanted, index), cell(got, index))
+      let mark = left == right ? " " : "≠"
+      var line = "  \(mark) [\(index)] " + left.padding(toLength: max(width, left.count), withPad: " ", startingAt: 0)
+        + " | " + right
+      if let secondList { line += " | " + cell(secondList, index) }
+      lines.append(line)
+    }
+    if secondList == nil, let (value, name) = second {
+      lines.append("expected: \(annotate(value))   [\(name)]")
+    }
+    return lines
   }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Everything one `conformance` run was asked to do, after parsing.
 public struct RunOptions: Sendable {
   /// Which cases get a line of their own in the reports.
-  public enum Record: String, Sendable {
+  public enum Record: String, Sendable, CaseIterable {
     /// Failing and errored cases in results.json (the default).
     case failures
     /// Also every case, streamed to cases.jsonl.
