@@ -199,6 +199,8 @@ struct CommandLineParser {
       options.shard = try shard(try value(argument, &remaining))
     case "--baseline":
       options.baseline = URL(fileURLWithPath: try nonEmptyValue(argument, &remaining))
+    case "--history":
+      options.history = URL(fileURLWithPath: try nonEmptyValue(argument, &remaining))
     case "--fail-on":
       options.failOn = try choice(name, try value(argument, &remaining),
                                   expected: "new, unexpected, any or none")

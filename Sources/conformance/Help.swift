@@ -23,7 +23,7 @@ enum Help {
     case "self-test"?: ["--jobs", "--corpora", "--help"]
     default:
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
-       "--transitions", "--out", "--record", "--baseline", "--waivers", "--fail-on", "--jobs",
+       "--transitions", "--out", "--record", "--baseline", "--history", "--waivers", "--fail-on", "--jobs",
        "--no-isolation", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
        "--corpora", "--version", "--help"]
     }
@@ -121,6 +121,8 @@ enum Help {
       --baseline <file>       a previous results.json (or its directory): classify every case as new-failure,
                               fixed, still-failing, changed, new-case or removed
       --waivers <file|none>   known differences (default: Corpora/known-differences.json)
+      --history <dir>         earlier nights' results (a results directory or results.json
+                              each), for the page's trend of new, fixed and still failing
       --fail-on <rule>        new, unexpected (new failures and unexpected passes), any or
                               none (default: unexpected)
       --jobs <n>              worker processes (default: the number of cores)

@@ -77,6 +77,7 @@ struct CommandLineTests {
       (["--baseline", files["truncated.json"]!.path], files["truncated.json"]!.path + ":"),
       (["--baseline", files["old-schema.json"]!.path], "schema conformance-results/0"),
       (["--baseline", "/no/such/results.json"], "/no/such/results.json"),
+      (["--history", "/no/such/nights"], "--history /no/such/nights: not a readable directory"),
       (["--out", files["a-file"]!.path], "is a file"),
       (["--out", "/proc/no-such-dir/out"], "/proc/no-such-dir"),
       (["--bogus"], "'--bogus'"),

@@ -134,3 +134,48 @@ struct SuggestionTests {
     #expect(Suggestion.didYouMean("al", among: ["failures", "all"]) == " (did you mean 'all'?)")
   }
 }
+
+@Suite("Crash reports")
+struct CrashReportTests {
+  /// Swift 6.3's backtracer on this machine, for a fatal error in a worker (abridged: the
+  /// other threads' frames and the image list cut).
+  let backtrace = """
+    Conformance/Fault.swift:46: Fatal error: CONFORMANCE_FAULT trap at leading-blanks|calendar=gregorian|fw=1|zone=UTC|month=2021-01-01
+
+    *** Signal 4: Backtracing from 0x7fe645af9361... done ***
+
+    *** Program crashed: Illegal instruction at 0x00007fe645af9361 ***
+
+    Thread 1 "-qos.overcommit":
+
+      0      0x00007fe642126f36 epoll_wait + 86 in libc.so.6
+
+    Thread 2 crashed:
+
+      0               0x00007fe645af9361 _assertionFailure(_:_:file:line:flags:) + 225 in libswiftCore.so
+      1 [ra]          0x000055ebd80911f2 Fault.inject(_:) + 753 in conformance at /work/main/Sources/Conformance/Running/Fault.swift:46:7
+      2 [ra]          0x000055ebd81831f1 static Runner.evaluate(_:step:check:context:triage:) + 512 in conformance at /work/main/Sources/Conformance/Running/Runner.swift:98:20
+
+    Registers:
+
+    rax 0x0000000000000000  0
+    """
+
+  @Test("the fatal error's message and the first frame of the crashed thread outside the runtime")
+  func parsed() {
+    let report = CrashReport(backtrace)
+    #expect(report.message
+      == "Conformance/Fault.swift:46: Fatal error: CONFORMANCE_FAULT trap at leading-blanks|calendar=gregorian|fw=1|zone=UTC|month=2021-01-01")
+    #expect(report.frame == "Fault.inject(_:) at Fault.swift:46:7")
+  }
+
+  @Test("a signal without a Swift message: the backtracer's headline; no backtrace: the last lines")
+  func fallbacks() {
+    let signal = CrashReport("*** Signal 11: Backtracing from 0x1... done ***\n\n*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***\n")
+    #expect(signal.message == "Program crashed: Bad pointer dereference at 0x0000000000000000")
+    #expect(signal.frame == nil)
+    let quiet = CrashReport("one\ntwo\n\nthree\nfour\n")
+    #expect(quiet.message == nil && quiet.frame == nil)
+    #expect(quiet.tail == "two | three | four")
+  }
+}

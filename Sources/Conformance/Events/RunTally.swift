@@ -83,6 +83,12 @@ public struct RunTally: Sendable {
   /// `matrices[check]["calendar"]["hebrew"]`, likewise for `fw` and `zone class`.
   public private(set) var matrices: [String: [String: [String: PassCount]]] = [:]
 
+  /// Per check, calendar and zone class: how many cases passed, of how many, and how many
+  /// the `--fail-on` rule counts (the page's heat map). From the steps that fix both.
+  public private(set) var heat: [String: [String: [String: HeatCell]]] = [:]
+  /// Cases per baseline class, per check (the trend across nights reads these).
+  public private(set) var checkBaselineCounts: [String: [String: Int]] = [:]
+
   let keepsProblems: Bool
 
   /// - Parameter keepProblems: keep every failing case in `problems` (tests and small runs).
@@ -143,6 +149,15 @@ public struct RunTally: Sendable {
       deliver(isClusterExample || status != .waived ? record : record.abridged())
     }
     steps.append(tallied)
+    checkBaselineCounts[step.check, default: [:]].merge(step.baselineClasses, uniquingKeysWith: +)
+    if let calendars = step.cells["calendar"], calendars.count == 1,
+      let classes = step.cells["zone class"], classes.count == 1,
+      let calendar = calendars.keys.first, let zoneClass = classes.keys.first
+    {
+      heat[step.check, default: [:]][calendar, default: [:]][zoneClass, default: HeatCell()]
+        .add(passed: step.counts.passed, total: step.counts.total - step.counts.skipped,
+             counted: tallied.counted.total)
+    }
   }
 
   /// Completes the run's review summary once the sweep has ended: waiver matches, stale
@@ -167,6 +182,20 @@ public struct RunTally: Sendable {
       }
     }
     return result
+  }
+}
+
+/// One cell of the page's heat map.
+public struct HeatCell: Sendable, Equatable {
+  public var passed = 0
+  public var total = 0
+  /// Cases the `--fail-on` rule counts against the run: only these make a cell red.
+  public var counted = 0
+
+  mutating func add(passed: Int, total: Int, counted: Int) {
+    self.passed += passed
+    self.total += total
+    self.counted += counted
   }
 }
 

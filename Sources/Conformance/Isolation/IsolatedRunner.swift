@@ -196,7 +196,12 @@ public final class IsolatedRunner: Sendable {
     let id = step.cases()[position]
     var outcome = Outcome.errored("the worker \(reason) while evaluating this case")
     outcome.pattern = "worker \(reason.split(separator: " ").prefix(3).joined(separator: " "))"
-    if !lastWords.isEmpty { outcome.detail.append("its last output: \(lastWords)") }
+    let crash = CrashReport(lastWords)
+    if let message = crash.message { outcome.detail.append("message: \(message)") }
+    if let frame = crash.frame { outcome.detail.append("crashed in: \(frame)") }
+    if crash.message == nil && crash.frame == nil && !lastWords.isEmpty {
+      outcome.detail.append("its last output: \(crash.tail)")
+    }
     var record = CaseRecord(id: id, step: index, outcome: outcome)
     review.apply(&record)
     return StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: [record],
@@ -297,7 +302,7 @@ final class WorkerProcess {
     try process.run()
     guard case .answered(let reply) = read(timeout: startup), reply.ready == true else {
       quit()
-      throw HarnessError("a worker did not start: \(stderrTail.text)")
+      throw HarnessError("a worker did not start: \(CrashReport(stderrTail.text).tail)")
     }
   }
 
@@ -404,20 +409,76 @@ final class WorkerProcess {
   }
 }
 
-/// The last lines a worker wrote to stderr, appended from the pipe's reading thread.
+/// What a worker wrote to stderr, appended from the pipe's reading thread: its first 32 KB
+/// (where Swift's backtracer puts the message and the crashed thread's frames) and its
+/// last 4 KB (for anything else).
 final class Tail: Sendable {
-  private let bytes = Mutex<[UInt8]>([])
+  private struct Kept {
+    var head: [UInt8] = []
+    var tail: [UInt8] = []
+  }
+
+  private let kept = Mutex(Kept())
+  static let headLimit = 32 * 1024
+  static let tailLimit = 4096
 
   func append(_ data: Data) {
-    bytes.withLock { bytes in
-      bytes.append(contentsOf: data)
-      if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }
+    kept.withLock { kept in
+      let room = max(0, Self.headLimit - kept.head.count)
+      kept.head.append(contentsOf: data.prefix(room))
+      kept.tail.append(contentsOf: data.dropFirst(room))
+      if kept.tail.count > Self.tailLimit { kept.tail.removeFirst(kept.tail.count - Self.tailLimit) }
     }
   }
 
-  /// The last few non-empty lines, joined.
+  /// Everything kept, head then tail.
   var text: String {
-    let lines = bytes.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n")
-    return lines.suffix(3).joined(separator: " | ")
+    kept.withLock { String(decoding: $0.head + $0.tail, as: UTF8.self) }
+  }
+}
+
+/// A worker's death in a reader's words, from its stderr: the runtime's message (a fatal
+/// error's text) and the subject's frame that crashed (the first frame of the crashed
+/// thread outside the Swift runtime and the C library), as Swift's backtracer prints them.
+struct CrashReport: Equatable {
+  var message: String?
+  var frame: String?
+  /// The last few non-empty lines, when neither is found.
+  var tail: String
+
+  init(_ stderr: String) {
+    let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    message = lines.first { $0.contains("Fatal error:") || $0.contains("Precondition failed") }
+      ?? lines.first { $0.hasPrefix("*** Program crashed:") }
+        .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "* ")) }
+    frame = nil
+    if let crashed = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
+      for line in lines[(crashed + 1)...] {
+        if line.hasPrefix("Thread ") || line == "Registers:" { break }
+        guard let first = line.first, first.isNumber, line.contains(" in "),
+          !line.contains("[system]"), !line.contains("[thunk]"),
+          !line.contains(" in libswiftCore.so"), !line.contains(" in libc.so")
+        else { continue }
+        frame = Self.frame(line)
+        break
+      }
+    }
+    tail = lines.filter { !$0.isEmpty }.suffix(3).joined(separator: " | ")
+  }
+
+  /// `1 [ra] 0x… Fault.inject(_:) + 753 in conformance at /x/Fault.swift:46:7` →
+  /// `Fault.inject(_:) at Fault.swift:46:7`.
+  static func frame(_ line: String) -> String {
+    var text = Substring(line)
+    // Drop the frame number, the [ra] marks and the address.
+    while let space = text.firstIndex(of: " "),
+      text[..<space].allSatisfy({ $0.isNumber }) || text.hasPrefix("[") || text.hasPrefix("0x")
+    {
+      text = text[text.index(after: space)...].drop { $0 == " " }
+    }
+    let symbol = text.range(of: " + ").map { String(text[..<$0.lowerBound]) } ?? String(text)
+    guard let at = text.range(of: " at ", options: .backwards) else { return symbol }
+    let location = text[at.upperBound...].split(separator: "/").last.map(String.init) ?? ""
+    return location.isEmpty ? symbol : "\(symbol) at \(location)"
   }
 }

@@ -42,6 +42,8 @@ public struct RunRecord: Sendable, Codable {
     public var id: String
     public var counts: StatusCounts
     public var testcases: TestcaseCounts
+    /// Cases per baseline class (with a baseline): what a later page's trend plots.
+    public var baselineClasses: [String: Int]?
   }
 
   /// How many removed cases `results.json` lists by id (the count is in `baselineClasses`).
@@ -55,7 +57,9 @@ public struct RunRecord: Sendable, Codable {
     summary = tally.totals
     checks = info.checks.map { check in
       CheckRecord(id: check.id, counts: tally.checkCounts[check.id] ?? StatusCounts(),
-                  testcases: tally.testcaseCounts(check: check.id))
+                  testcases: tally.testcaseCounts(check: check.id),
+                  baselineClasses: info.review.baseline == nil ? nil
+                    : tally.checkBaselineCounts[check.id] ?? [:])
     }
     skipReasons = tally.skipReasons
     newFailures = tally.newFailures

@@ -8,17 +8,37 @@ public struct FailureCluster: Sendable {
   public var count = 0
   /// Cases that are new against the baseline (every unwaived failure without one).
   public var newCount = 0
-  /// The first few cases, with their values.
+  /// The cases kept whole, with their values: the first `examplesKept` in plan order, and
+  /// the first of each other signature (its dimensions but the month), up to
+  /// `signaturesKept` signatures, so the page can show examples that differ.
   public var examples: [CaseRecord] = []
+  /// The signatures of the cases seen, while fewer than `signaturesKept`.
+  var signatures: Set<String> = []
+  /// Cases per waiver that explains them.
+  public var waivers: [String: Int] = [:]
+  /// Cases per dimension value (up to `valueLimit` values a dimension), for counts that
+  /// follow the page's filters; `valueCountsComplete` says no value was left out.
+  public var valueCounts: [String: [String: Int]] = [:]
+  public var valueCountsComplete = true
   /// For each dimension in first-seen order, the distinct values seen (up to `valueLimit`).
   var values: [(dimension: String, seen: Set<String>, ordered: [String], overflow: Bool)] = []
 
   public static let examplesKept = 8
+  static let signaturesKept = 24
   static let valueLimit = 5000
 
   /// For each dimension, how many distinct values the cluster spans and the first few.
   public var span: [(dimension: String, count: Int, examples: [String])] {
     values.map { ($0.dimension, $0.seen.count, Array($0.ordered.prefix(6))) }
+  }
+
+  /// Up to `count` examples that differ: the first of each signature in plan order, then
+  /// the first ones of the rest.
+  public func shownExamples(_ count: Int = examplesKept) -> [CaseRecord] {
+    var seen: Set<String> = []
+    let spread = examples.filter { seen.insert(Self.signature($0.id)).inserted }
+    let spreadIDs = Set(spread.prefix(count).map(\.id.description))
+    return Array((spread + examples.filter { !spreadIDs.contains($0.id.description) }).prefix(count))
   }
 
   /// Larger first, then by check, status, triage and pattern.
@@ -28,12 +48,29 @@ public struct FailureCluster: Sendable {
       < (b.check, b.status.rawValue, b.triage?.rawValue ?? "", b.pattern)
   }
 
-  /// Counts a case; returns whether it is kept as an example.
+  /// A case's dimensions but its month: what makes two examples worth showing both.
+  static func signature(_ id: CaseID) -> String {
+    id.dimensionValues.filter { $0.key != "month" }.map(\.value).joined(separator: "|")
+  }
+
+  /// Counts a case; returns whether it is kept as an example. (A case kept here is kept by
+  /// its shard too: a shard sees a subsequence of the run's cases in the same order.)
   mutating func add(_ result: CaseRecord) -> Bool {
     count += 1
     if result.isNewFailure { newCount += 1 }
-    let isExample = examples.count < Self.examplesKept
+    if let waiver = result.review.waiver { waivers[waiver, default: 0] += 1 }
+    var isExample = examples.count < Self.examplesKept
+    if signatures.count < Self.signaturesKept, signatures.insert(Self.signature(result.id)).inserted {
+      isExample = true
+    }
     if isExample { examples.append(result) }
+    for (key, value) in result.id.dimensionValues where key != "month" {
+      if valueCounts[key]?[value] != nil || valueCounts[key, default: [:]].count < HTMLReport.spanValues {
+        valueCounts[key, default: [:]][value, default: 0] += 1
+      } else {
+        valueCountsComplete = false
+      }
+    }
     for (key, value) in result.id.dimensionValues {
       guard let index = values.firstIndex(where: { $0.dimension == key }) else {
         values.append((key, [value], [value], false))

@@ -12,10 +12,12 @@ public enum HTMLReport {
   static let examplesPerCluster = 8
   static let valueLength = 500
   static let spanValues = 150
+  /// Lists up to this many items a side are shown item by item.
+  static let itemsPerList = 64
 
-  public static func document(_ tally: RunTally) -> String {
+  public static func document(_ tally: RunTally, history: [NightSummary] = []) -> String {
     guard let info = tally.info else { return "<!doctype html><title>conformance</title>" }
-    let data = HTMLReportData.make(tally: tally, info: info).rendered(indent: nil)
+    let data = HTMLReportData.make(tally: tally, info: info, history: history).rendered(indent: nil)
       .replacingOccurrences(of: "</", with: "<\\/")
     let totals = tally.totals
     return """
@@ -31,7 +33,7 @@ public enum HTMLReport {
       <body>
       <header><h1>Calendar conformance</h1><p id="totals" class="totals">\(escape(totalsText(totals)))</p>
       <p id="run"></p></header>
-      <noscript><p>This page renders its data with JavaScript; results.json has the same data.</p></noscript>
+      <section id="static">\(staticSummary(tally))</section>
       <main id="app"></main>
       <script id="data" type="application/json">\(data)</script>
       <script>\(script)</script>
@@ -41,11 +43,55 @@ public enum HTMLReport {
       """
   }
 
+  /// What the page says without JavaScript: the verdict, what changed, the top patterns.
+  /// (The script hides it once it has drawn the full page.)
+  static func staticSummary(_ tally: RunTally) -> String {
+    guard let review = tally.info?.review else { return "" }
+    let rule = FailOn(rawValue: review.failOn) ?? .unexpected
+    let exit = rule.reason(tally.totals, newFailures: tally.newFailures).map { "exit 1: " + $0 }
+      ?? "exit 0: nothing for --fail-on \(review.failOn)"
+    var html = "<p><strong>\(escape(exit))</strong></p>\n<h2>What changed</h2>\n"
+    if let baseline = review.baseline {
+      html += "<p>Against \(escape(baseline.path)) (\(escape(baseline.started)))</p>\n<table><tr>"
+      html += Baseline.Class.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
+      html += Baseline.Class.allCases.map { "<td class=\"num\">\(number(tally.baselineCounts[$0] ?? 0))</td>" }
+        .joined() + "</tr></table>\n"
+    } else {
+      html += "<p>No baseline: every failure no waiver explains counts as new.</p>\n"
+    }
+    let clusters = tally.clusters.sorted.prefix(10)
+    html += "<h2>Top failure patterns</h2>\n"
+    html += clusters.isEmpty ? "<p>None.</p>\n"
+      : "<table><tr><th>cases</th><th>status</th><th>check</th><th>pattern</th><th>waiver</th></tr>\n"
+        + clusters.map { cluster in
+          let waivers = cluster.waivers.keys.sorted().map { id in
+            let reason = review.waiver(id)?.explanation ?? ""
+            return escape(id) + (reason.isEmpty ? "" : ": " + escape(reason))
+          }.joined(separator: "; ")
+          return "<tr><td class=\"num\">\(number(cluster.count))</td><td>\(cluster.status.rawValue)</td>"
+            + "<td><code>\(escape(cluster.check))</code></td><td>\(escape(cluster.pattern))</td><td>\(waivers)</td></tr>\n"
+        }.joined() + "</table>\n"
+    html += "<p class=\"muted\">The rest of this page (filters, examples, pictures) needs JavaScript; "
+      + "results.json and cases.jsonl.gz hold the same data.</p>"
+    return html
+  }
+
+  /// An integer with thousands separators (1,234,567), as the page writes numbers.
+  static func number(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var grouped = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { grouped += "," }
+      grouped.append(digit)
+    }
+    return (value < 0 ? "-" : "") + grouped
+  }
+
   /// The totals line, also present before the script runs.
   static func totalsText(_ totals: StatusCounts) -> String {
-    "\(totals.total) cases: ✔ \(totals.passed) passed · ✘ \(totals.failed) failed · "
-      + "⚠ \(totals.errored) errored · ◐ \(totals.waived) waived · "
-      + "! \(totals.unexpectedPass) unexpected passes · ○ \(totals.skipped) skipped"
+    "\(number(totals.total)) cases: ✔ \(number(totals.passed)) passed · ✘ \(number(totals.failed)) failed · "
+      + "⚠ \(number(totals.errored)) errored · ◐ \(number(totals.waived)) waived · "
+      + "! \(number(totals.unexpectedPass)) unexpected passes · ○ \(number(totals.skipped)) skipped"
   }
 
   public static func escape(_ text: String) -> String {
@@ -82,7 +128,15 @@ public enum HTMLReport {
     @media (max-width:600px){.example dl{grid-template-columns:1fr}.example dd{margin-bottom:.25rem}}
     .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin:.6rem 0}.filters label{display:flex;flex-direction:column;font-size:12px;color:var(--muted)}
     select,button{font:inherit;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px;padding:.15rem .3rem}
-    .rate{display:inline-block;min-width:3.2em}.bar{display:inline-block;height:.55em;background:var(--pass);vertical-align:middle}
+    .rate{display:inline-block;min-width:3.2em;font-variant-numeric:tabular-nums}
+    #static code{white-space:nowrap;word-break:normal}
+    .scroll{max-width:100%;overflow-x:auto}.scroll table{margin:0}
+    mark{background:#ffd33d66;color:inherit;border-radius:2px;outline:1px solid #d4a72c}
+    .badge.new{color:var(--fail);border-color:var(--fail)}.warning{border-left:4px solid var(--error);padding-left:.5rem}
+    .waiver{margin:.3rem 0}.crash{color:var(--error)}.legend{font-size:13px}
+    .multiples{display:flex;flex-wrap:wrap;gap:.8rem 1.4rem}.multiples figure{margin:0}.multiples figcaption{font-size:12px}
+    svg text.label{font:10px system-ui,sans-serif;fill:var(--muted)}
+    label.check{flex-direction:row;align-items:center;gap:.3rem;font-size:14px;color:var(--fg)}
     """
 
   static let script = #"""
@@ -92,7 +146,9 @@ public enum HTMLReport {
     const D = JSON.parse(document.getElementById("data").textContent);
     const app = document.getElementById("app");
     const ICON = {"passed": "✔", "failed": "✘", "errored": "⚠", "waived": "◐", "unexpected-pass": "!", "skipped": "○"};
-    const FILTERS = ["check", "calendar", "locale", "zone", "status", "triage"];
+    const FILTERS = ["check", "calendar", "locale", "zone", "status", "triage", "new"];
+    const DIMENSIONS = ["calendar", "locale", "zone"];
+    const fmt = n => Number(n).toLocaleString("en-US");
     function el(tag, attrs, ...children) {
       const node = document.createElement(tag);
       for (const [k, v] of Object.entries(attrs || {})) {
@@ -105,12 +161,24 @@ public enum HTMLReport {
       }
       return node;
     }
+    function svg(tag, attrs, ...children) {
+      const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+      for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+      for (const child of children.flat(Infinity)) {
+        if (child === null || child === undefined) continue;
+        node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+      }
+      return node;
+    }
     function status(s) { return el("span", {class: s}, (ICON[s] || "") + " " + s); }
     function section(title, ...children) { return el("section", {}, el("h2", {}, title), ...children); }
     function table(head, rows) {
-      return el("table", {}, el("thead", {}, el("tr", {}, head.map(h => el("th", {}, h)))),
+      return el("div", {class: "scroll"}, el("table", {}, el("thead", {}, el("tr", {}, head.map(h => el("th", {}, h)))),
         el("tbody", {}, rows.map(r => el("tr", {}, r.map(c => c instanceof Node ? el("td", {}, c) :
-          el("td", typeof c === "number" ? {class: "num"} : {}, String(c)))))));
+          el("td", typeof c === "number" ? {class: "num"} : {}, typeof c === "number" ? fmt(c) : String(c))))))));
+    }
+    function link(text) {
+      return /^https?:\/\//.test(text) ? el("a", {href: text}, text) : el("code", {}, text);
     }
     function readFilters() {
       const state = {};
@@ -125,83 +193,131 @@ public enum HTMLReport {
       history.replaceState(null, "", parts.length ? "#" + parts.join("&") : location.pathname);
       renderClusters();
     }
-    function spanOf(cluster, key) { return cluster.span.find(s => s[0] === key); }
-    function clusterMatches(cluster, state) {
-      if (state.check && cluster.check !== state.check) return false;
-      if (state.status && cluster.status !== state.status) return false;
-      if (state.triage && (cluster.triage || "none") !== state.triage) return false;
-      for (const key of ["calendar", "locale", "zone"]) {
-        if (!state[key]) continue;
-        const span = spanOf(cluster, key);
-        if (!span) return false;
-        if (!span[2].includes(state[key]) && span[1] <= span[2].length) return false;
+    // Every value a fragment can name: the run's checks and statuses, every triage class and
+    // dimension value of a failure.
+    const VALUES = {check: new Set(D.checks.map(c => c.id)),
+                    status: new Set(["failed", "errored", "waived", "unexpected-pass"]),
+                    triage: new Set(["none"]), calendar: new Set(), locale: new Set(), zone: new Set()};
+    for (const c of D.clusters) {
+      VALUES.triage.add(c.triage || "none");
+      for (const key of DIMENSIONS) {
+        Object.keys(c.byValue[key] || {}).forEach(v => VALUES[key].add(v));
+        const span = c.span.find(s => s[0] === key);
+        if (span) span[2].forEach(v => VALUES[key].add(v));
       }
-      return true;
     }
-    function exampleMatches(example, state) {
-      for (const key of ["calendar", "locale", "zone"]) {
-        if (state[key] && example.dims[key] !== state[key]) return false;
-      }
-      return true;
+    // A cluster's cases under the filters: exact for one dimension filter, else an upper bound.
+    function filteredCount(c, state) {
+      let count = state.new ? c.new : c.count;
+      const dims = DIMENSIONS.filter(k => state[k]);
+      for (const key of dims) count = Math.min(count, (c.byValue[key] || {})[state[key]] || 0);
+      return {count, exact: dims.length === 0 || (dims.length === 1 && !state.new)};
+    }
+    function clusterMatches(c, state) {
+      if (state.check && c.check !== state.check) return false;
+      if (state.status && c.status !== state.status) return false;
+      if (state.triage && (c.triage || "none") !== state.triage) return false;
+      return filteredCount(c, state).count > 0;
+    }
+    function exampleMatches(e, state) {
+      if (state.new && !["new-failure", "new-case", "changed", undefined].includes(e.baseline)) return false;
+      if (state.new && (e.waiver || e.status === "unexpected-pass")) return false;
+      return DIMENSIONS.every(key => !state[key] || e.dims[key] === state[key]);
+    }
+    // Text with the differing middle marked: what remains after the common prefix and suffix.
+    function marked(text, other) {
+      if (text === other) return [text];
+      let start = 0;
+      while (start < text.length && start < other.length && text[start] === other[start]) start++;
+      let end = 0;
+      while (end < text.length - start && end < other.length - start &&
+             text[text.length - 1 - end] === other[other.length - 1 - end]) end++;
+      return [text.slice(0, start), el("mark", {}, text.slice(start, text.length - end)), text.slice(text.length - end)];
+    }
+    function markedItems(items, other) {
+      const parts = ["["];
+      items.forEach((item, i) => {
+        if (i) parts.push(", ");
+        parts.push(item === other[i] ? item : el("mark", {}, item));
+      });
+      parts.push("]");
+      return parts;
     }
     function renderExample(e) {
-      const rows = [["expected (libicu)", e.expected]];
-      if (e.expectedF !== undefined) rows.push(["expected (Foundation's ICU)", e.expectedF]);
-      rows.push(["actual (Foundation)", e.actual]);
+      const values = e.expectedItems
+        ? [markedItems(e.expectedItems, e.actualItems), markedItems(e.actualItems, e.expectedItems)]
+        : [marked(e.expected, e.actual), marked(e.actual, e.expected)];
+      const rows = [["expected (libicu)", el("code", {}, values[0])]];
+      if (e.expectedF !== undefined) rows.push(["expected (Foundation's ICU)", el("code", {}, e.expectedF)]);
+      rows.push(["actual (Foundation)", el("code", {}, values[1])]);
       if (e.months) rows.push(["month", e.months]);
       if (e.baseline) rows.push(["baseline", e.baseline]);
-      if (e.waiver) rows.push(["waiver", e.waiver]);
+      if (e.waiver) rows.push(["waiver", [el("code", {}, e.waiver), " ", (D.waivers[e.waiver] || {}).reason || ""]]);
       return el("div", {class: "example"},
         el("div", {}, el("strong", {}, Object.entries(e.dims).map(([k, v]) => k + ": " + v).join(" › "))),
-        el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))])),
+        el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
         el("ul", {}, e.detail.map(line => el("li", {}, line))),
         el("code", {}, e.explain));
     }
     function renderCluster(c, state) {
-      const span = c.span.map(s => s[1] + " " + s[0] + (s[1] === 1 ? "" : "s") + ": " +
+      const {count, exact} = filteredCount(c, state);
+      const span = c.span.map(s => fmt(s[1]) + " " + s[0] + (s[1] === 1 ? "" : "s") + ": " +
         s[2].slice(0, 6).join(", ") + (s[1] > 6 ? ", …" : "")).join("; ");
       const summary = el("summary", {}, status(c.status), " ", el("code", {}, c.check),
-        c.triage ? el("span", {class: "badge"}, c.triage) : null, " ", c.pattern || "(no pattern)",
-        " · ", el("strong", {}, c.count), c.count === 1 ? " case" : " cases",
-        c.new ? el("span", {class: "badge failed"}, c.new + " new") : null);
-      const details = el("details", {}, summary, el("p", {class: "muted"}, span));
+        c.triage ? el("span", {class: "badge"}, c.triage) : null, " ",
+        c.status === "unexpected-pass" ? "passes, though a waiver says it fails" : c.pattern || "(no pattern)",
+        " · ", el("strong", {class: "count"}, (exact ? "" : "up to ") + fmt(count)),
+        count === c.count ? "" : " of " + fmt(c.count), c.count === 1 ? " case" : " cases",
+        c.new ? el("span", {class: "badge new"}, fmt(c.new) + " new") : null);
+      const parts = [summary];
+      for (const [id, n] of c.waivers) {
+        const w = D.waivers[id] || {};
+        parts.push(el("p", {class: "waiver"}, "Waived by ", el("code", {}, id), " (" + fmt(n) + "): ",
+          w.reason || "(no reason given)", w.link ? [" — ", link(w.link)] : null));
+      }
+      if (c.status === "errored" && c.examples.length) {
+        parts.push(el("p", {class: "crash"}, "What happened: " + c.examples[0].detail.join(" · ")));
+      }
+      parts.push(el("p", {class: "muted"}, span));
+      const details = el("details", {}, parts);
       details.addEventListener("toggle", () => {
         if (!details.open || details.dataset.filled) return;
         details.dataset.filled = "1";
         const shown = c.examples.filter(e => exampleMatches(e, state));
         for (const e of shown) details.append(renderExample(e));
-        if (shown.length < c.count) details.append(el("p", {class: "muted"},
-          (c.count - shown.length) + " more cases in cases.jsonl.gz (" + shown.length + " shown)"));
+        if (shown.length < count) details.append(el("p", {class: "muted"},
+          fmt(count - shown.length) + " more in cases.jsonl.gz; " + shown.length + " shown, chosen to differ"));
       });
       return details;
     }
     let clusterBox;
     function renderClusters() {
       const state = readFilters();
+      const notes = [];
       for (const key of FILTERS) {
-        const select = document.getElementById("filter-" + key);
-        if (select) select.value = state[key] || "";
+        const control = document.getElementById("filter-" + key);
+        if (!control) continue;
+        if (key === "new") { control.checked = !!state.new; continue; }
+        if (state[key] && !VALUES[key].has(state[key])) {
+          control.append(el("option", {value: state[key]}, state[key]));
+          notes.push(el("p", {class: "warning", role: "status"},
+            "No failure of this run has " + key + " = " + state[key] + "."));
+        }
+        control.value = state[key] || "";
       }
       const clusters = D.clusters.filter(c => clusterMatches(c, state));
-      clusterBox.replaceChildren(
-        el("p", {class: "muted"}, clusters.length + " of " + D.clusters.length + " patterns, " +
-          clusters.reduce((n, c) => n + c.count, 0) + " cases"),
+      const counts = clusters.map(c => filteredCount(c, state));
+      const total = counts.reduce((n, c) => n + c.count, 0);
+      clusterBox.replaceChildren(...notes,
+        el("p", {class: "muted", id: "cluster-count"}, fmt(clusters.length) + " of " + fmt(D.clusters.length) +
+          " patterns, " + (counts.every(c => c.exact) ? "" : "up to ") + fmt(total) + " cases"),
         ...clusters.map(c => renderCluster(c, state)));
     }
     function filterBar() {
-      const values = {check: new Set(), calendar: new Set(), locale: new Set(), zone: new Set(),
-                      status: new Set(), triage: new Set()};
-      for (const c of D.clusters) {
-        values.check.add(c.check); values.status.add(c.status); values.triage.add(c.triage || "none");
-        for (const key of ["calendar", "locale", "zone"]) {
-          const span = spanOf(c, key);
-          if (span) span[2].forEach(v => values[key].add(v));
-        }
-      }
       const bar = el("div", {class: "filters", role: "search"});
-      for (const key of FILTERS) {
+      for (const key of FILTERS.filter(k => k !== "new")) {
         const select = el("select", {id: "filter-" + key},
-          el("option", {value: ""}, "all"), [...values[key]].sort().map(v => el("option", {value: v}, v)));
+          el("option", {value: ""}, "all"), [...VALUES[key]].sort().map(v => el("option", {value: v}, v)));
         select.addEventListener("change", () => {
           const state = readFilters();
           state[key] = select.value;
@@ -209,6 +325,13 @@ public enum HTMLReport {
         });
         bar.append(el("label", {for: "filter-" + key}, key, select));
       }
+      const newOnly = el("input", {type: "checkbox", id: "filter-new"});
+      newOnly.addEventListener("change", () => {
+        const state = readFilters();
+        state.new = newOnly.checked ? "1" : "";
+        writeFilters(state);
+      });
+      bar.append(el("label", {for: "filter-new", class: "check"}, newOnly, "new only"));
       const reset = el("button", {type: "button"}, "clear filters");
       reset.addEventListener("click", () => writeFilters({}));
       bar.append(reset);
@@ -224,11 +347,71 @@ public enum HTMLReport {
           const cell = D.matrices[check][key][v];
           if (!cell) return "";
           const rate = cell[1] ? Math.floor(1000 * cell[0] / cell[1]) / 10 : 100;
-          return el("span", {title: cell[0] + " of " + cell[1] + " passed"},
-            el("span", {class: "rate " + (rate === 100 ? "passed" : "failed")}, rate + "%"),
-            el("span", {class: "bar", style: "width:" + Math.round(rate / 5) + "px"}));
+          return el("span", {class: "rate", title: fmt(cell[0]) + " of " + fmt(cell[1]) + " passed"}, rate + "%");
         })]);
       return el("div", {}, el("h3", {}, title), table(["check", ...columns], rows));
+    }
+    // Pass rate on a neutral scale (lighter is better); red only where --fail-on counts a case.
+    function shade(cell) {
+      const [passed, total, counted] = cell;
+      if (!total) return "var(--line)";
+      if (counted) return "var(--fail)";
+      const rate = passed / total;
+      return "hsl(215 25% " + Math.round(35 + 55 * rate) + "%)";
+    }
+    function heatMap(check, calendars) {
+      const rows = Object.keys(calendars).sort();
+      const columns = [...new Set(rows.flatMap(r => Object.keys(calendars[r])))].sort();
+      const size = 16, left = 150, top = 110;
+      const width = left + columns.length * size + 90, height = top + rows.length * size + 4;
+      const grid = svg("svg", {width, height, viewBox: "0 0 " + width + " " + height, role: "img",
+        "aria-label": check + ": pass rate by calendar and zone class"});
+      columns.forEach((column, x) => grid.append(svg("text", {x: left + x * size + size / 2, y: top - 4,
+        transform: "rotate(-60 " + (left + x * size + size / 2) + " " + (top - 4) + ")", class: "label"}, column)));
+      rows.forEach((row, y) => {
+        grid.append(svg("text", {x: left - 4, y: top + y * size + size - 4, "text-anchor": "end", class: "label"}, row));
+        columns.forEach((column, x) => {
+          const cell = calendars[row][column];
+          if (!cell) return;
+          grid.append(svg("rect", {x: left + x * size, y: top + y * size, width: size - 1, height: size - 1,
+            fill: shade(cell)}, svg("title", {}, row + " × " + column + ": " + fmt(cell[0]) + " of " +
+            fmt(cell[1]) + " passed" + (cell[2] ? "; " + fmt(cell[2]) + " counted by --fail-on " + D.review.failOn : ""))));
+        });
+      });
+      return el("figure", {}, grid, el("figcaption", {}, el("code", {}, check)));
+    }
+    function trend() {
+      const nights = D.trend.filter(n => n.checks);
+      if (nights.length < 2) {
+        return el("p", {class: "muted", id: "trend-note"}, "A trend needs two nights with a baseline: pass --history DIR " +
+          "with earlier nights' results directories (" + nights.length + " so far).");
+      }
+      const checks = [...new Set(nights.flatMap(n => Object.keys(n.checks)))].sort()
+        .filter(c => nights.some(n => (n.checks[c] || [0, 0, 0]).some(v => v > 0)));
+      const box = el("div", {class: "multiples", id: "trend"});
+      const colors = ["var(--fail)", "var(--pass)", "var(--skip)"];
+      for (const check of checks) {
+        const series = nights.map(n => n.checks[check] || [0, 0, 0]);
+        const max = Math.max(1, ...series.map(s => s[0] + s[1] + s[2]));
+        const bar = 14, height = 80, width = series.length * (bar + 4) + 4;
+        const chart = svg("svg", {width, height: height + 4, role: "img",
+          "aria-label": check + ": new, fixed and still failing per night"});
+        series.forEach((s, i) => {
+          let y = height;
+          s.forEach((value, k) => {
+            if (!value) return;
+            const h = Math.max(1, Math.round(height * value / max));
+            y -= h;
+            chart.append(svg("rect", {x: 4 + i * (bar + 4), y, width: bar, height: h, fill: colors[k]},
+              svg("title", {}, nights[i].started + ": " + fmt(value) + " " + ["new or changed", "fixed", "still failing"][k])));
+          });
+        });
+        box.append(el("figure", {}, chart, el("figcaption", {}, el("code", {}, check), " · last night: " +
+          fmt(series.at(-1)[0]) + " new, " + fmt(series.at(-1)[1]) + " fixed, " + fmt(series.at(-1)[2]) + " still failing")));
+      }
+      return el("div", {}, el("p", {class: "legend"}, el("span", {class: "failed"}, "■ new or changed"), " ",
+        el("span", {class: "passed"}, "■ fixed"), " ", el("span", {class: "skipped"}, "■ still failing"),
+        " — " + nights.length + " nights, oldest first"), box);
     }
     function render() {
       document.getElementById("run").textContent = D.started + " · " + D.elapsed + " s · subject " +
@@ -249,12 +432,20 @@ public enum HTMLReport {
         reviewParts.push(el("p", {class: "muted"}, "No baseline: every failure no waiver explains counts as new."));
       }
       if (r.stale.length) reviewParts.push(el("p", {}, "Stale waivers: " + r.stale.map(s => s[0] + " (" + s[1] + ")").join("; ")));
-      if (r.matched.length) reviewParts.push(el("p", {class: "muted"}, "Waivers matched: " + r.matched.map(m => m[0] + " " + m[1]).join(", ")));
+      if (r.unmatchedPartly.length) reviewParts.push(el("p", {class: "muted"}, "Matched nothing in this partial selection (not stale): " + r.unmatchedPartly.join(", ")));
+      const waivers = Object.entries(D.waivers).filter(([, w]) => w.count);
+      if (waivers.length) reviewParts.push(el("details", {}, el("summary", {}, "Waivers that explained cases (" + waivers.length + ")"),
+        table(["waiver", "cases", "reason", "link"], waivers.map(([id, w]) => [el("code", {}, id), w.count, w.reason, link(w.link)]))));
+      reviewParts.push(el("h3", {}, "Trend"), trend());
       app.append(section("What changed", ...reviewParts));
       clusterBox = el("div", {id: "clusters"});
       app.append(section("Failures by pattern", el("p", {class: "muted"},
-        "New failures and unexpected passes first. Expand a pattern to see examples with their explain command."),
+        "New failures and unexpected passes first. Expand a pattern to see examples (chosen to differ) with their explain command."),
         filterBar(), clusterBox));
+      const maps = el("div", {class: "multiples", id: "heat"}, Object.entries(D.heat).map(([check, calendars]) => heatMap(check, calendars)));
+      app.append(section("Pass rate by calendar and zone class", el("p", {class: "legend"},
+        "Lighter is a higher pass rate (waived differences included); ", el("span", {class: "failed"}, "■ red"),
+        " only where --fail-on " + D.review.failOn + " counts a case. Hover a cell for its numbers."), maps));
       app.append(section("Checks", table(["check", "what it compares", "cases", "cross product", "passed",
         "failed", "waived", "errored", "skipped", "locales", "calendars", "first weekdays", "zones", "months",
         "zone-months folded into an equivalent zone"],
@@ -264,11 +455,12 @@ public enum HTMLReport {
       app.append(section("Pass rates", matrix("check × calendar", "calendar"),
         matrix("check × first weekday", "fw"), matrix("check × zone class", "zone class")));
       const corpus = [el("p", {}, "Transitions swept by kind: " +
-        Object.entries(D.transitions).map(([k, n]) => k + " " + n).join(", "))];
+        Object.entries(D.transitions).map(([k, n]) => k + " " + fmt(n)).join(", "))];
       if (D.invariantOnly.length) corpus.push(el("p", {}, "Invariant-only calendars (libicu has no model): " + D.invariantOnly.join(", ")));
-      if (D.aliases) corpus.push(el("p", {}, D.aliases + " zone aliases swept as their canonical zone (listed in results.json)."));
-      for (const [reason, n] of Object.entries(D.skipReasons)) corpus.push(el("p", {class: "skipped"}, "○ skipped " + n + ": " + reason));
+      if (D.aliases) corpus.push(el("p", {}, fmt(D.aliases) + " zone aliases swept as their canonical zone (listed in results.json)."));
+      for (const [reason, n] of Object.entries(D.skipReasons)) corpus.push(el("p", {class: "skipped"}, "○ skipped " + fmt(n) + ": " + reason));
       app.append(section("Corpus", ...corpus));
+      document.getElementById("static").hidden = true;
       renderClusters();
       window.addEventListener("hashchange", renderClusters);
       document.documentElement.dataset.rendered = "ok";

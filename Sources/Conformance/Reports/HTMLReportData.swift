@@ -2,13 +2,12 @@ import Foundation
 
 /// The data `index.html` embeds: everything the page shows, bounded in size.
 enum HTMLReportData {
-  static func make(tally: RunTally, info: RunInfo) -> JSONValue {
+  static func make(tally: RunTally, info: RunInfo, history: [NightSummary] = []) -> JSONValue {
     let review = info.review
     let totals = tally.totals
     let exit = review.failOn.isEmpty ? "" :
       (FailOn(rawValue: review.failOn)?.reason(totals, newFailures: tally.newFailures)
         .map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(review.failOn)")
-    let coverage = Dictionary(info.coverage.map { ($0.check, $0) }, uniquingKeysWith: { a, _ in a })
     // New failures and unexpected passes first, then by size.
     let urgency = { (cluster: FailureCluster) in
       cluster.newCount + (cluster.status == .unexpectedPass ? cluster.count : 0)
@@ -37,12 +36,29 @@ enum HTMLReportData {
           ])
         } ?? .null),
         ("stale", .array(review.stale.map { .array([.string($0.id), .string($0.why)]) })),
+        ("unmatchedPartly", .array(review.unmatchedPartly.map(JSONValue.string))),
         ("matched", .array(review.waiverMatches.map { .array([.string($0.id), .int($0.count)]) })),
       ])),
-      ("checks", .array(info.checks.map { check in
+      ("checks", checks(tally: tally, info: info)),
+      ("clusters", .array(clusters.map(cluster))),
+      ("waivers", waivers(review)),
+      ("heat", heat(tally)),
+      ("trend", trend(history + (NightSummary.current(tally).map { [$0] } ?? []))),
+      ("matrices", ResultsJSON.matrices(tally.matrices)),
+      ("transitions", ResultsJSON.counts(info.transitionsByKind)),
+      ("invariantOnly", .array(info.invariantOnlyCalendars.map(JSONValue.string))),
+      ("aliases", .int(info.aliases.count)),
+      ("skipReasons", ResultsJSON.counts(tally.skipReasons)),
+    ])
+  }
+
+  /// Each check's counts and coverage.
+  static func checks(tally: RunTally, info: RunInfo) -> JSONValue {
+    let coverage = Dictionary(info.coverage.map { ($0.check, $0) }, uniquingKeysWith: { a, _ in a })
+    return .array(info.checks.map { check -> JSONValue in
         let counts = tally.checkCounts[check.id] ?? StatusCounts()
         let cover = coverage[check.id]
-        return .object([
+        let members: [(String, JSONValue)] = [
           ("id", .string(check.id)), ("summary", .string(check.summary)),
           ("cases", .int(counts.total)), ("crossProduct", .int(cover?.crossProduct ?? 0)),
           ("passed", .int(counts.passed)), ("failed", .int(counts.failed + counts.unexpectedPass)),
@@ -51,15 +67,44 @@ enum HTMLReportData {
           ("calendars", .int(cover?.calendars ?? 0)), ("firstWeekdays", .int(cover?.firstWeekdays ?? 0)),
           ("zones", .int(cover?.zones ?? 0)), ("months", .int(cover?.months ?? 0)),
           ("equivalent", .int(cover?.equivalentZoneMonths ?? 0)),
-        ])
-      })),
-      ("clusters", .array(clusters.map(cluster))),
-      ("matrices", ResultsJSON.matrices(tally.matrices)),
-      ("transitions", ResultsJSON.counts(info.transitionsByKind)),
-      ("invariantOnly", .array(info.invariantOnlyCalendars.map(JSONValue.string))),
-      ("aliases", .int(info.aliases.count)),
-      ("skipReasons", ResultsJSON.counts(tally.skipReasons)),
-    ])
+        ]
+        return .object(members)
+      })
+  }
+
+  /// Each active waiver's reason, link and count, by id.
+  static func waivers(_ review: RunInfo.ReviewSummary) -> JSONValue {
+    .object(review.waiverMatches.map { waiver in
+      let members: [(String, JSONValue)] = [
+        ("reason", .string(waiver.reason ?? "")), ("link", .string(waiver.link ?? "")),
+        ("count", .int(waiver.count)),
+      ]
+      return (waiver.id, .object(members))
+    })
+  }
+
+  /// check → calendar → zone class → [passed, total, counted by --fail-on].
+  static func heat(_ tally: RunTally) -> JSONValue {
+    .object(tally.heat.sorted { $0.key < $1.key }.map { check, calendars in
+      (check, .object(calendars.sorted { $0.key < $1.key }.map { calendar, classes in
+        (calendar, .object(classes.sorted { $0.key < $1.key }.map { zoneClass, cell in
+          (zoneClass, .array([.int(cell.passed), .int(cell.total), .int(cell.counted)]))
+        }))
+      }))
+    })
+  }
+
+  /// The nights the trend shows, oldest first: when, and per check [new, fixed, still failing].
+  static func trend(_ nights: [NightSummary]) -> JSONValue {
+    .array(nights.map { night in
+      let checks: JSONValue = night.checks.map { checks in
+        .object(checks.sorted { $0.key < $1.key }.map { check, classes in
+          (check, .array([.int(classes.new), .int(classes.fixed), .int(classes.stillFailing)]))
+        })
+      } ?? .null
+      return .object([("started", .string(ISO8601DateFormatter().string(from: night.started))),
+                      ("checks", checks)])
+    })
   }
 
   static func cluster(_ cluster: FailureCluster) -> JSONValue {
@@ -73,7 +118,14 @@ enum HTMLReportData {
                 .array(Array(cluster.values.first { $0.dimension == dimension.dimension }?.ordered
                   .prefix(HTMLReport.spanValues) ?? []).map(JSONValue.string))])
       })),
-      ("examples", .array(cluster.examples.prefix(HTMLReport.examplesPerCluster).map(example))),
+      // Cases per value of each filterable dimension, so counts follow the filters.
+      ("byValue", .object(cluster.valueCounts.filter { ["calendar", "locale", "zone"].contains($0.key) }
+        .sorted { $0.key < $1.key }.map { dimension, counts in
+          (dimension, .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))
+        })),
+      ("complete", .bool(cluster.valueCountsComplete)),
+      ("waivers", .array(cluster.waivers.sorted { $0.key < $1.key }.map { .array([.string($0.key), .int($0.value)]) })),
+      ("examples", .array(cluster.shownExamples(HTMLReport.examplesPerCluster).map(example))),
     ])
   }
 
@@ -88,9 +140,18 @@ enum HTMLReportData {
       ("id", .string(result.id.description)),
       ("dims", .object(result.id.dimensionValues.map { ($0.key, .string($0.value)) })),
       ("expected", text(outcome.expected)), ("actual", text(outcome.actual)),
+      ("status", .string(result.status.rawValue)),
       ("detail", .array(outcome.detail.prefix(8).map { .string(CodePoints.annotate($0)) })),
       ("explain", .string(ExplainCommand.text(for: result.id))),
     ]
+    // Lists item by item, so the page can mark the items that differ.
+    if case .list(let wanted) = outcome.expected, case .list(let got) = outcome.actual,
+      wanted.count + got.count <= 2 * HTMLReport.itemsPerList
+    {
+      let items = { (values: [Value]) in JSONValue.array(values.map { .string(CodePoints.annotate($0.description)) }) }
+      members.append(("expectedItems", items(wanted)))
+      members.append(("actualItems", items(got)))
+    }
     if let second = result.review.triageExpected { members.append(("expectedF", text(second))) }
     if let months = outcome.months {
       members.append(("months", .string("libicu: \(months.oracle); Foundation: \(months.subject)")))

@@ -47,6 +47,7 @@ public enum ConformanceRun {
     let baseline = try options.baseline.map { url throws(InputError) in
       try Baseline.load(url, sweptBy: options.shard == nil ? plan : nil)
     }
+    let history = try options.history.map { url throws(InputError) in try NightSummary.load(url) } ?? []
     if options.dryRun { return Result(status: .clean, summary: describe(plan, corpus), reason: nil) }
     guard plan.caseCount > 0 else {
       throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
@@ -67,7 +68,8 @@ public enum ConformanceRun {
       (timing.sweep, timing.sweepCPU, timing.deliveryCPU) =
         ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu, ThreadClock.now - thread)
       let writing = ContinuousClock.now
-      try write(tally, into: staging, files: RunRecord.files(recordAll: options.record == .all))
+      try write(tally, into: staging, files: RunRecord.files(recordAll: options.record == .all),
+                history: history)
       try directory.commit(staging)
       timing.write = (ContinuousClock.now - writing).seconds
       var result = summarize(tally, directory: directory, failOn: options.failOn)
@@ -193,10 +195,11 @@ public enum ConformanceRun {
   }
 
   /// Writes the reports of a finished run whose cases and steps are already in `staging`.
-  public static func write(_ tally: RunTally, into staging: URL, files: RunRecord.Files) throws {
+  public static func write(_ tally: RunTally, into staging: URL, files: RunRecord.Files,
+                           history: [NightSummary] = []) throws {
     try ResultsJSON.write(tally, files: files, to: staging.appendingPathComponent("results.json"))
     try ReportFile.write(JUnitXML.document(tally), to: staging.appendingPathComponent("junit.xml"))
-    try ReportFile.write(HTMLReport.document(tally),
+    try ReportFile.write(HTMLReport.document(tally, history: history),
                          to: staging.appendingPathComponent("index.html"))
   }
 

@@ -24,6 +24,8 @@ public struct RunOptions: Sendable {
   public var waivers: URL?
   /// A previous results.json to compare with.
   public var baseline: URL?
+  /// Earlier nights' results, for the page's trend (`--history`).
+  public var history: URL?
   /// When the exit status is 1.
   public var failOn = FailOn.unexpected
   /// The executable to run worker processes from; `nil` runs in this process.
