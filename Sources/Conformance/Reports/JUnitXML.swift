@@ -24,6 +24,13 @@ public enum JUnitXML {
         + "skipped=\"\(counts.skipped)\" time=\"\(time(duration))\">\n"
       xml += "    <properties>\n"
       xml += property("summary", check.summary)
+      // Each waiver that explained cases of this check, whole (skipped messages clip it).
+      let waivers = Set(steps.flatMap { $0.known.keys }.compactMap { kind -> String? in
+        if case .waived(let id) = kind { id } else { nil }
+      })
+      for id in waivers.sorted() {
+        xml += property("waiver \(id)", tally.info?.review.waiver(id)?.explanation ?? "")
+      }
       if let versions = tally.info?.versions {
         xml += property("oracle", "libicu \(versions.oracle.icu) CLDR \(versions.oracle.cldr) tz \(versions.oracle.tz)")
         xml += property("subject", versions.summary)
@@ -59,11 +66,11 @@ public enum JUnitXML {
       case .error, .failure:
         xml += ">\n" + counted(step, error: testcase == .error, rule: rule)
       case .knownDifferences:
+        // Short: a full sweep has ~18,000 of these. The suite's properties give each
+        // waiver's whole reason and link once.
         let message = knownMessage(step, review: tally.info?.review)
-        var body = message.replacingOccurrences(of: "; ", with: "\n") + "\n"
-        if let example = step.knownExample { body += caseBody(example) }
-        body += "\(step.counts.passed) of \(step.counts.total) cases of this step passed "
-          + "(testcase \"\(step.name)\").\n"
+        var body = "\(step.counts.passed) of \(step.counts.total) cases of this step passed.\n"
+        if let example = step.knownExample { body += "\(ExplainCommand.text(for: example.id))\n" }
         xml += ">\n      <skipped message=\"\(escape(message))\">\(escape(body, attribute: false))</skipped>\n"
       case .notApplicable:
         let reason = step.record.skipReason ?? "not applicable"
@@ -107,8 +114,11 @@ public enum JUnitXML {
     return step.known.sorted { $0.key < $1.key }.map { kind, count in
       switch kind {
       case .waived(let id):
-        let explanation = review?.waiver(id)?.explanation ?? ""
-        return "\(count) of \(total) cases waived by \(id)" + (explanation.isEmpty ? "" : ": \(explanation)")
+        let waiver = review?.waiver(id)
+        let reason = clip(waiver?.reason ?? "", to: reasonLength)
+        let link = clip(waiver?.link ?? "", to: reasonLength)
+        return "\(count) of \(total) cases waived by \(id)" + (reason.isEmpty ? "" : ": \(reason)")
+          + (link.isEmpty ? "" : " (\(link))")
       case .stillFailing:
         return "\(count) of \(total) cases still failing since \(review?.baseline?.started ?? "the baseline")"
           + " (not counted by --fail-on \(rule))"
@@ -137,6 +147,16 @@ public enum JUnitXML {
       + "   triage: \(result.review.triage?.rawValue ?? "none")\n"
     body += "  \(ExplainCommand.text(for: result.id))\n"
     return body
+  }
+
+  /// How much of a waiver's reason and of its link a skipped testcase's message carries.
+  static let reasonLength = 72
+
+  /// Text cut to `length` characters at a word, marked when cut.
+  static func clip(_ text: String, to length: Int) -> String {
+    guard text.count > length else { return text }
+    let cut = text.prefix(length)
+    return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
   }
 
   /// A value with invisible code points named (a CI log cannot show U+202F from a space),
