@@ -16,12 +16,9 @@ public struct FailureCluster: Sendable {
   var signatures: Set<String> = []
   /// Cases per waiver that explains them.
   public var waivers: [String: Int] = [:]
-  /// Cases per dimension value (up to `valueLimit` values a dimension), for counts that
-  /// follow the page's filters; `valueCountsComplete` says no value was left out.
-  public var valueCounts: [String: [String: Int]] = [:]
-  public var valueCountsComplete = true
-  /// For each dimension in first-seen order, the distinct values seen (up to `valueLimit`).
-  var values: [(dimension: String, seen: Set<String>, ordered: [String], overflow: Bool)] = []
+  /// For each dimension in first-seen order, the distinct values seen (up to `valueLimit`)
+  /// with how many cases have each: the span, and counts that follow the page's filters.
+  var values: [(dimension: String, counts: [String: Int], ordered: [String])] = []
 
   public static let examplesKept = 8
   static let signaturesKept = 24
@@ -29,7 +26,7 @@ public struct FailureCluster: Sendable {
 
   /// For each dimension, how many distinct values the cluster spans and the first few.
   public var span: [(dimension: String, count: Int, examples: [String])] {
-    values.map { ($0.dimension, $0.seen.count, Array($0.ordered.prefix(6))) }
+    values.map { ($0.dimension, $0.counts.count, Array($0.ordered.prefix(6))) }
   }
 
   /// Up to `count` examples that differ: the first of each signature in plan order, then
@@ -64,19 +61,15 @@ public struct FailureCluster: Sendable {
       isExample = true
     }
     if isExample { examples.append(result) }
-    for (key, value) in result.id.dimensionValues where key != "month" {
-      if valueCounts[key]?[value] != nil || valueCounts[key, default: [:]].count < HTMLReport.spanValues {
-        valueCounts[key, default: [:]][value, default: 0] += 1
-      } else {
-        valueCountsComplete = false
-      }
-    }
     for (key, value) in result.id.dimensionValues {
       guard let index = values.firstIndex(where: { $0.dimension == key }) else {
-        values.append((key, [value], [value], false))
+        values.append((key, [value: 1], [value]))
         continue
       }
-      if values[index].seen.count < Self.valueLimit, values[index].seen.insert(value).inserted {
+      if values[index].counts[value] != nil {
+        values[index].counts[value]! += 1
+      } else if values[index].counts.count < Self.valueLimit {
+        values[index].counts[value] = 1
         values[index].ordered.append(value)
       }
     }
@@ -99,6 +92,17 @@ public struct ClusterAccumulator: Sendable {
     return clusters[key, default: FailureCluster(check: result.id.check, pattern: pattern,
                                                  status: status, triage: triage)]
       .add(result)
+  }
+
+  /// What a reviewer reads first: clusters with new failures or unexpected passes (most of
+  /// them first), then the rest as `sorted` orders them.
+  public var byUrgency: [FailureCluster] {
+    let urgency = { (cluster: FailureCluster) in
+      cluster.newCount + (cluster.status == .unexpectedPass ? cluster.count : 0)
+    }
+    return sorted.sorted {
+      urgency($0) != urgency($1) ? urgency($0) > urgency($1) : FailureCluster.precedes($0, $1)
+    }
   }
 
   /// Clusters by size, then check, status, triage and pattern: a total order, so reports

@@ -9,12 +9,7 @@ enum HTMLReportData {
       (FailOn(rawValue: review.failOn)?.reason(totals, newFailures: tally.newFailures)
         .map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(review.failOn)")
     // New failures and unexpected passes first, then by size.
-    let urgency = { (cluster: FailureCluster) in
-      cluster.newCount + (cluster.status == .unexpectedPass ? cluster.count : 0)
-    }
-    let clusters = tally.clusters.sorted.sorted {
-      urgency($0) != urgency($1) ? urgency($0) > urgency($1) : FailureCluster.precedes($0, $1)
-    }
+    let clusters = tally.clusters.byUrgency
     return .object([
       ("started", .string(ISO8601DateFormatter().string(from: info.started))),
       ("elapsed", .string(String(format: "%.1f", tally.elapsed))),
@@ -113,17 +108,18 @@ enum HTMLReportData {
       ("triage", cluster.triage.map { .string($0.rawValue) } ?? .null),
       ("pattern", .string(cluster.pattern)), ("count", .int(cluster.count)),
       ("new", .int(cluster.newCount)),
-      ("span", .array(cluster.span.map { dimension in
-        .array([.string(dimension.dimension), .int(dimension.count),
-                .array(Array(cluster.values.first { $0.dimension == dimension.dimension }?.ordered
-                  .prefix(HTMLReport.spanValues) ?? []).map(JSONValue.string))])
+      // Each dimension: how many values, the first ones, and for the filterable ones
+      // their case counts, so the page's counts follow its filters.
+      ("span", .array(cluster.values.map { dimension in
+        .array([.string(dimension.dimension), .int(dimension.counts.count),
+                .array(dimension.ordered.prefix(6).map(JSONValue.string))])
       })),
-      // Cases per value of each filterable dimension, so counts follow the filters.
-      ("byValue", .object(cluster.valueCounts.filter { ["calendar", "locale", "zone"].contains($0.key) }
-        .sorted { $0.key < $1.key }.map { dimension, counts in
-          (dimension, .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))
+      ("byValue", .object(cluster.values.filter { ["calendar", "locale", "zone"].contains($0.dimension) }
+        .map { dimension in
+          (dimension.dimension, .object(dimension.ordered.prefix(HTMLReport.spanValues).map {
+            ($0, .int(dimension.counts[$0] ?? 0))
+          }))
         })),
-      ("complete", .bool(cluster.valueCountsComplete)),
       ("waivers", .array(cluster.waivers.sorted { $0.key < $1.key }.map { .array([.string($0.key), .int($0.value)]) })),
       ("examples", .array(cluster.shownExamples(HTMLReport.examplesPerCluster).map(example))),
     ])
@@ -140,7 +136,7 @@ enum HTMLReportData {
       ("id", .string(result.id.description)),
       ("dims", .object(result.id.dimensionValues.map { ($0.key, .string($0.value)) })),
       ("expected", text(outcome.expected)), ("actual", text(outcome.actual)),
-      ("status", .string(result.status.rawValue)),
+      ("status", .string(result.status.rawValue)), ("new", .bool(result.isNewFailure)),
       ("detail", .array(outcome.detail.prefix(8).map { .string(CodePoints.annotate($0)) })),
       ("explain", .string(ExplainCommand.text(for: result.id))),
     ]

@@ -21,8 +21,9 @@ extension Baseline {
       for (id, digest) in legacy.failures {
         let group = (try? CaseID(parsing: id)).flatMap { parsed in
           PlanStepSet.groupKeys(of: parsed).first { legacy.steps[$0] != nil }
-        }
-        reading.add(id, digest: digest, group: group ?? "")
+        } ?? ""
+        reading.add(id, key: CaseKey(id), digest: digest, group: group,
+                    unchanged: reading.unchanged.contains(group))
       }
       return reading.baseline(reference: legacy.reference)
     }
@@ -78,10 +79,9 @@ extension Baseline {
     }
 
     /// - Parameter unchanged: whether the current plan sweeps `group` with the same step.
-    mutating func add(_ id: String, key: CaseKey? = nil, digest: UInt64, group: String,
-                      unchanged: Bool? = nil) {
-      failures[key ?? CaseKey(id)] = digest
-      if current != nil, !(unchanged ?? self.unchanged.contains(group)) {
+    mutating func add(_ id: String, key: CaseKey, digest: UInt64, group: String, unchanged: Bool) {
+      failures[key] = digest
+      if current != nil, !unchanged {
         changedGroups[group, default: []].append(id)
       }
     }

@@ -144,7 +144,8 @@ struct PlanStepSet: Sendable {
     var previous: Int32 = 0
     for (index, month) in step.months.enumerated() {
       if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      appendBase36(Int(month.julianDay - previous), to: &bytes)
+      // A small string: no allocation.
+      bytes.append(contentsOf: String(month.julianDay - previous, radix: 36).utf8)
       previous = month.julianDay
     }
     bytes.append(UInt8(ascii: "\t"))
@@ -153,25 +154,6 @@ struct PlanStepSet: Sendable {
       bytes.append(contentsOf: variant.utf8)
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// `String(value, radix: 36)` written straight into `bytes` (encoding a full sweep's plan
-  /// made ~6 million small strings otherwise).
-  private static func appendBase36(_ value: Int, to bytes: inout [UInt8]) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { digits in
-      repeat {
-        let digit = UInt8(magnitude % 36)
-        digits[count] = digit < 10 ? 0x30 + digit : 0x61 + digit - 10
-        magnitude /= 36
-        count += 1
-      } while magnitude > 0
-      for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[position]) }
-    }
   }
 
   static func decode(_ line: String) -> (String, PlanStepSet)? {
