@@ -133,7 +133,7 @@ public enum HTMLReport {
     .scroll{max-width:100%;overflow-x:auto}.scroll table{margin:0}
     mark{background:#ffd33d66;color:inherit;border-radius:2px;outline:1px solid #d4a72c}
     .badge.new{color:var(--fail);border-color:var(--fail)}.warning{border-left:4px solid var(--error);padding-left:.5rem}
-    .waiver{margin:.3rem 0}.crash{color:var(--error)}.legend{font-size:13px}
+    .waiver{margin:.3rem 0}.legend{font-size:13px}
     .multiples{display:flex;flex-wrap:wrap;gap:.8rem 1.4rem}.multiples figure{margin:0}.multiples figcaption{font-size:12px}
     svg text.label{font:10px system-ui,sans-serif;fill:var(--muted)}
     label.check{flex-direction:row;align-items:center;gap:.3rem;font-size:14px;color:var(--fg)}
@@ -202,16 +202,21 @@ public enum HTMLReport {
       VALUES.triage.add(c.triage || "none");
       for (const key of DIMENSIONS) {
         Object.keys(c.byValue[key] || {}).forEach(v => VALUES[key].add(v));
-        const span = c.span.find(s => s[0] === key);
-        if (span) span[2].forEach(v => VALUES[key].add(v));
       }
     }
-    // A cluster's cases under the filters: exact for one dimension filter, else an upper bound.
+    // A cluster's cases under the filters: exact for one dimension filter, else an upper
+    // bound (also for a value past the first ones a group lists counts for).
     function filteredCount(c, state) {
       let count = state.new ? c.new : c.count;
       const dims = DIMENSIONS.filter(k => state[k]);
-      for (const key of dims) count = Math.min(count, (c.byValue[key] || {})[state[key]] || 0);
-      return {count, exact: dims.length === 0 || (dims.length === 1 && !state.new)};
+      let exact = dims.length === 0 || (dims.length === 1 && !state.new);
+      for (const key of dims) {
+        const counts = c.byValue[key] || {}, span = c.span.find(s => s[0] === key);
+        if (state[key] in counts) count = Math.min(count, counts[state[key]]);
+        else if (span && span[1] > Object.keys(counts).length) exact = false;
+        else count = 0;
+      }
+      return {count, exact};
     }
     function clusterMatches(c, state) {
       if (state.check && c.check !== state.check) return false;
@@ -220,8 +225,7 @@ public enum HTMLReport {
       return filteredCount(c, state).count > 0;
     }
     function exampleMatches(e, state) {
-      if (state.new && !["new-failure", "new-case", "changed", undefined].includes(e.baseline)) return false;
-      if (state.new && (e.waiver || e.status === "unexpected-pass")) return false;
+      if (state.new && !e.new) return false;
       return DIMENSIONS.every(key => !state[key] || e.dims[key] === state[key]);
     }
     // Text with the differing middle marked: what remains after the common prefix and suffix.
@@ -247,9 +251,10 @@ public enum HTMLReport {
       const values = e.expectedItems
         ? [markedItems(e.expectedItems, e.actualItems), markedItems(e.actualItems, e.expectedItems)]
         : [marked(e.expected, e.actual), marked(e.actual, e.expected)];
-      const rows = [["expected (libicu)", el("code", {}, values[0])]];
+      // A case that errored has no values; its detail below says what happened.
+      const rows = e.status === "errored" ? [] : [["expected (libicu)", el("code", {}, values[0])]];
       if (e.expectedF !== undefined) rows.push(["expected (Foundation's ICU)", el("code", {}, e.expectedF)]);
-      rows.push(["actual (Foundation)", el("code", {}, values[1])]);
+      if (e.status !== "errored") rows.push(["actual (Foundation)", el("code", {}, values[1])]);
       if (e.months) rows.push(["month", e.months]);
       if (e.baseline) rows.push(["baseline", e.baseline]);
       if (e.waiver) rows.push(["waiver", [el("code", {}, e.waiver), " ", (D.waivers[e.waiver] || {}).reason || ""]]);
@@ -274,9 +279,6 @@ public enum HTMLReport {
         const w = D.waivers[id] || {};
         parts.push(el("p", {class: "waiver"}, "Waived by ", el("code", {}, id), " (" + fmt(n) + "): ",
           w.reason || "(no reason given)", w.link ? [" — ", link(w.link)] : null));
-      }
-      if (c.status === "errored" && c.examples.length) {
-        parts.push(el("p", {class: "crash"}, "What happened: " + c.examples[0].detail.join(" · ")));
       }
       parts.push(el("p", {class: "muted"}, span));
       const details = el("details", {}, parts);

@@ -137,12 +137,16 @@ public enum JUnitXML {
     if result.status == .unexpectedPass {
       body += "  passes, but waiver \(result.review.waiver ?? "?") says it fails\n"
     }
-    body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
-    if let second = result.review.triageExpected {
-      body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
+    // A case that errored has no values; its detail says what happened (for a crash: the
+    // signal, the message and the crashing frame).
+    if outcome.verdict != .errored {
+      body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
+      if let second = result.review.triageExpected {
+        body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
+      }
+      body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
     }
-    body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
-    for line in outcome.detail.prefix(2) { body += "  \(clip(line))\n" }
+    for line in outcome.detail.prefix(outcome.verdict == .errored ? 4 : 2) { body += "  \(clip(line))\n" }
     body += "  baseline: \(result.review.baseline?.rawValue ?? "none")"
       + "   triage: \(result.review.triage?.rawValue ?? "none")\n"
     body += "  \(ExplainCommand.text(for: result.id))\n"

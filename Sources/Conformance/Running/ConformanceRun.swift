@@ -97,10 +97,11 @@ public enum ConformanceRun {
         lines.append((cluster.check, label, cluster.count, [cluster.status: cluster.count]))
       }
     }
-    return lines.sorted { ($1.count, $0.check, $0.label) < ($0.count, $1.check, $1.label) }.map { line in
+    // In the clusters' order (new failures and unexpected passes first, then by size).
+    return lines.map { line in
       let statuses = line.byStatus.sorted { $0.key < $1.key }
-        .map { "\($0.value.formatted()) \($0.key.rawValue)" }.joined(separator: ", ")
-      return "\(line.count.formatted()) × \(line.check): \(line.label) (\(statuses))"
+        .map { "\(HTMLReport.number($0.value)) \($0.key.rawValue)" }.joined(separator: ", ")
+      return "\(HTMLReport.number(line.count)) × \(line.check): \(line.label) (\(statuses))"
     }
   }
 
@@ -208,25 +209,27 @@ public enum ConformanceRun {
   {
     let totals = tally.totals
     var lines = [
-      "\(totals.total) cases in \(String(format: "%.1f", tally.elapsed)) s: \(totals.passed) passed, "
-        + "\(totals.failed) failed, \(totals.errored) errored, \(totals.waived) waived, "
-        + "\(totals.unexpectedPass) unexpected passes, \(totals.skipped) skipped",
+      "\(HTMLReport.number(totals.total)) cases in \(String(format: "%.1f", tally.elapsed)) s: "
+        + "\(HTMLReport.number(totals.passed)) passed, \(HTMLReport.number(totals.failed)) failed, "
+        + "\(HTMLReport.number(totals.errored)) errored, \(HTMLReport.number(totals.waived)) waived, "
+        + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, "
+        + "\(HTMLReport.number(totals.skipped)) skipped",
     ]
     if let baseline = tally.info?.review.baseline {
       lines.append("against \(baseline.path) (\(baseline.started)): " + Baseline.Class.allCases
-        .map { "\(tally.baselineCounts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", "))
+        .map { "\(HTMLReport.number(tally.baselineCounts[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
     }
     if let stale = tally.info?.review.stale, !stale.isEmpty {
       lines.append("stale waivers: " + stale.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
     }
     if let partly = tally.info?.review.unmatchedPartly, !partly.isEmpty {
-      lines.append("\(partly.count) waivers matched nothing in this selection, which holds only part "
-        + "of what they cover (not stale): " + partly.joined(separator: ", "))
+      lines.append("waivers that matched nothing in this selection, which holds only part of what they "
+        + "cover (not stale): " + partly.joined(separator: ", "))
     }
     if let versions = tally.info?.versions { lines.append(versions.summary) }
-    let patterns = commonPatterns(tally.clusters.sorted)
+    let patterns = commonPatterns(tally.clusters.byUrgency)
     if !patterns.isEmpty {
-      lines.append("Most common failure patterns:")
+      lines.append("Failure patterns, new ones first:")
       lines += patterns.prefix(8).map { "  \($0)" }
     }
     for file in ["results.json", "cases.jsonl.gz", "steps.jsonl.gz", "junit.xml", "index.html"] {
