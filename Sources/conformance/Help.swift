@@ -162,8 +162,10 @@ enum Help {
       CONFORMANCE_FAULT=<kind>:<case-id glob>
                               make the subject fail on matching cases; kind: trap, hang,
                               closed-range, week-of-year, leak
-      CONFORMANCE_STEP_TIMEOUT, CONFORMANCE_CASE_TIMEOUT
-                              seconds a worker may spend on a step (600) or a retried
-                              case (60) before it is killed
+      CONFORMANCE_CASE_TIMEOUT
+                              the least CPU seconds a case may spend in a worker before it
+                              counts as hung (1; a check's limit is 50 × its slowest case)
+      CONFORMANCE_STEP_TIMEOUT
+                              the least seconds a worker may leave a request unanswered (60)
     """
 }

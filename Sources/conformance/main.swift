@@ -15,11 +15,13 @@ func printError(_ message: String) {
 func exit(_ status: ExitStatus) -> Never { exit(status.rawValue) }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-Interruption.install()
+// A worker keeps the default actions: Ctrl-C reaches the whole process group, and a worker
+// it ends costs nothing (its parent is interrupted too).
+if arguments.first != "__worker" { Interruption.install() }
 do {
   // The test-only environment settings are checked before anything runs or is written.
   _ = try Fault.fromEnvironment()
-  _ = try IsolatedRunner.Limits.fromEnvironment()
+  try IsolatedRunner.checkEnvironment()
   switch try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse() {
   case .help(let topic):
     print(Help.text(topic: topic))

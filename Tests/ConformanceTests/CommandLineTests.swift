@@ -150,22 +150,9 @@ struct InterruptionTests {
   @Test("SIGINT and SIGTERM mid-sweep: the run says so and the previous report stays",
         arguments: [SIGINT, SIGTERM])
   func interrupted(signal number: Int32) throws {
-    let parent = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-interrupt-\(getpid())-\(number)")
+    let (parent, out, sentinel) = try previousReports("conformance-interrupt-\(getpid())-\(number)")
     defer { try? FileManager.default.removeItem(at: parent) }
-    let out = parent.appendingPathComponent("latest")
-    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-    let sentinel = out.appendingPathComponent("results.json")
-    try Data("{\"previous\": true}".utf8).write(to: sentinel)
-
-    let process = Process()
-    process.executableURL = Executable.url
-    process.arguments = ["--out", out.path, "--jobs", "1"]
-    process.currentDirectoryURL = corpora.deletingLastPathComponent()
-    let error = Pipe()
-    process.standardError = error
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    let (process, error) = try start(["--out", out.path, "--jobs", "1"])
     // The core corpus takes over ten seconds: a second in, the sweep is under way.
     Thread.sleep(forTimeInterval: 1.5)
     kill(process.processIdentifier, number)
@@ -175,6 +162,91 @@ struct InterruptionTests {
     #expect(text.contains("interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM")"))
     #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
     #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["latest"])
+  }
+
+  @Test("SIGTERM while every worker (or thread) spins in the subject: exit 143 within 2 s, nothing written, no worker left",
+        arguments: [false, true])
+  func interruptedHang(inProcess: Bool) throws {
+    let (parent, out, sentinel) = try previousReports("conformance-interrupt-hang-\(getpid())-\(inProcess)")
+    defer { try? FileManager.default.removeItem(at: parent) }
+    // Every case spins, and no limit ends a case within the test.
+    let (process, error) = try start(
+      ["--out", out.path, "--jobs", "2", "--checks", "same-day-closing"] + (inProcess ? ["--no-isolation"] : []),
+      environment: ["CONFORMANCE_FAULT": "hang:*", "CONFORMANCE_CASE_TIMEOUT": "600"])
+    // Hung for sure: the run's processes have spent 4 s of CPU (two spinning for 2 s).
+    let deadline = Date().addingTimeInterval(60)
+    while cpuSeconds(of: process.processIdentifier) < 4 && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    #expect(cpuSeconds(of: process.processIdentifier) >= 4)
+    let signalled = ContinuousClock.now
+    kill(process.processIdentifier, SIGTERM)
+    // A run that does not end is killed after 10 s, so a regression fails instead of hanging.
+    while process.isRunning && ContinuousClock.now - signalled < .seconds(10) { usleep(10_000) }
+    let elapsed = ContinuousClock.now - signalled
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(elapsed < .seconds(2), "ended \(elapsed) after SIGTERM")
+    #expect(process.terminationStatus == 143)
+    #expect(text.contains("interrupted by SIGTERM"), "\(text)")
+    #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["latest"])
+    // No worker outlives the run (each one's command line names this run's --out).
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(processes(naming: out.path).isEmpty)
+  }
+
+  /// A report directory holding a previous run's results.json (a sentinel).
+  func previousReports(_ name: String) throws -> (parent: URL, out: URL, sentinel: URL) {
+    let parent = FileManager.default.temporaryDirectory.appendingPathComponent(name)
+    let out = parent.appendingPathComponent("latest")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    let sentinel = out.appendingPathComponent("results.json")
+    try Data("{\"previous\": true}".utf8).write(to: sentinel)
+    return (parent, out, sentinel)
+  }
+
+  /// Starts the executable; its stderr is the returned pipe.
+  func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe) {
+    let process = Process()
+    process.executableURL = Executable.url
+    process.arguments = arguments
+    process.currentDirectoryURL = corpora.deletingLastPathComponent()
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let error = Pipe()
+    process.standardError = error
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    return (process, error)
+  }
+
+  /// CPU seconds spent by a process and its live children (from /proc).
+  func cpuSeconds(of pid: Int32) -> Double {
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    func own(_ pid: Int32) -> (Double, Int32?)? {
+      guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")") else { return nil }
+      // After "pid (comm)": state, ppid, … utime is the 12th field after comm, stime the 13th.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+      return ((user + system) / ticks, Int32(fields[1]))
+    }
+    var total = own(pid)?.0 ?? 0
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let child = Int32(entry), let (seconds, parent) = own(child), parent == pid else { continue }
+      total += seconds
+    }
+    return total
+  }
+
+  /// Processes whose command line contains `text`.
+  func processes(naming text: String) -> [Int32] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+      guard let pid = Int32(entry),
+        let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+      return String(decoding: data, as: UTF8.self).contains(text) ? pid : nil
+    }
   }
 }
 
@@ -213,10 +285,10 @@ struct IsolationTests {
     try #require(ids.count == clean.summary.total, "\(ids.count) of \(clean.summary.total) cases recorded")
     let (first, last) = (try #require(ids.first), try #require(ids.last))
     let middle = ids[ids.count / 2]
-    for (fault, id, reason) in [("trap", middle, "died from SIGILL"), ("hang", middle, "timed out after 3 s"),
+    for (fault, id, reason) in [("trap", middle, "died from SIGILL"), ("hang", middle, "past its limit of 3.00 s of CPU"),
                                 ("trap", first, "died from SIGILL"), ("trap", last, "died from SIGILL"),
                                 ("closed-range", middle, "died from SIGILL"),
-                                ("week-of-year", middle, "timed out after 3 s")] {
+                                ("week-of-year", middle, "past its limit of 3.00 s of CPU")] {
       let faulty = try run(fault: "\(fault):\(id)", recordAll: true)
       let broken = faulty.cases.filter { $0.outcome.verdict == .errored }
       #expect(broken.map(\.id.description) == [id], "\(fault) at \(id)")

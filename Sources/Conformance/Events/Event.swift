@@ -50,6 +50,9 @@ public struct RunInfo: Sendable, Codable {
   public var monthSweepZones: [String] = []
   /// Waivers and baseline, as far as known when the run starts; completed at its end.
   public var review = ReviewSummary()
+  /// In worker processes: the limits each check's cases ran under and the groups the
+  /// breaker stopped; completed at the end.
+  public var isolation: IsolationSummary?
 
   /// One resolved option.
   public struct RunOption: Sendable, Codable, Equatable {

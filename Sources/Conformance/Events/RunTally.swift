@@ -167,6 +167,11 @@ public struct RunTally: Sendable {
     if !summary.removed.isEmpty { baselineCounts[.removed] = summary.removed.count }
   }
 
+  /// Records how worker processes were limited and what the breaker stopped.
+  public mutating func completeIsolation(_ summary: IsolationSummary) {
+    info?.isolation = summary
+  }
+
   /// JUnit totals of one check's steps, testcase by testcase as `Step.testcases` reads them.
   public func testcaseCounts(check: String) -> TestcaseCounts {
     var result = TestcaseCounts()
@@ -234,6 +239,11 @@ public final class RunRecorder: Sendable {
   /// Completes the review (see `RunTally.completeReview`).
   public func completeReview(_ summary: RunInfo.ReviewSummary) {
     state.withLock { $0.completeReview(summary) }
+  }
+
+  /// Records how worker processes were limited and what the breaker stopped.
+  public func completeIsolation(_ summary: IsolationSummary) {
+    state.withLock { $0.completeIsolation(summary) }
   }
 
   /// What was recorded so far.

@@ -3,55 +3,39 @@ import Synchronization
 import ICUOracle
 
 /// Runs a plan in worker processes (the same executable, `__worker` mode) so that a subject
-/// that traps or hangs costs one case, not the run.
+/// that traps or hangs costs the cases it touches, not the run.
 ///
-/// Steps go to workers in plan order, a bounded number ahead of delivery. A worker that dies
-/// or stays silent past the step timeout is killed and replaced, and its step is retried one
-/// case at a time: the case that kills or hangs a worker becomes `errored`, with the signal
-/// or timeout and the worker's last words. Results are delivered in plan order as
-/// `stepEnded` events, the same step records an in-process run delivers.
+/// Steps go to workers in plan order, a bounded number ahead of delivery. Each case runs
+/// under a limit derived from its check's cases so far (`WorkerLimits`); the worker's
+/// watchdog stops one past it. When a worker dies or stops a case, the slot file names the
+/// case: it becomes `errored` with the fault's signature, the cases before it are asked
+/// again and those after it go on in a new worker, unless the `Breaker` has tripped for
+/// that check and calendar, which reports them "not run". Results are delivered in plan
+/// order as `stepEnded` events, the same step records an in-process run delivers.
 public final class IsolatedRunner: Sendable {
-  public struct Limits: Sendable {
-    /// Seconds a worker may spend on one step before it is killed.
-    public var step: Double
-    /// Seconds a worker may spend on one retried case.
-    public var singleCase: Double
-    /// Seconds a worker may take to load the corpus.
-    public var startup: Double
-
-    /// From `CONFORMANCE_STEP_TIMEOUT`, `CONFORMANCE_CASE_TIMEOUT` (seconds), or defaults;
-    /// a value that is not a positive number is bad input, not a silent default.
-    public static func fromEnvironment(
-      _ environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> Limits {
-      func seconds(_ name: String, default value: Double) throws -> Double {
-        guard let text = environment[name] else { return value }
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-          throw InputError("\(name)=\(text): expected a positive number of seconds")
-        }
-        return seconds
-      }
-      return Limits(step: try seconds("CONFORMANCE_STEP_TIMEOUT", default: 600),
-                    singleCase: try seconds("CONFORMANCE_CASE_TIMEOUT", default: 60),
-                    startup: 300)
-    }
+  /// Cases of one step for a worker.
+  struct Job: Sendable, Equatable {
+    var step: Int
+    /// `nil`: every case of the step.
+    var positions: [Int]?
+    /// Cases that already ran once without fault (before one that did), asked again for
+    /// their records: completing them says nothing about faults in a row.
+    var replay = false
+    /// Asked again after its worker was killed from outside.
+    var afterKill = false
   }
 
-  enum Job: Equatable, Sendable {
-    case step(Int)
-    case single(step: Int, position: Int)
-    var step: Int {
-      switch self {
-      case .step(let index), .single(let index, _): index
-      }
-    }
+  /// What a worker slot does next.
+  enum Work: Sendable {
+    case run(Job)
+    /// Cases of a tripped group: recorded here, without a worker.
+    case notRun(step: Int, positions: [Int], trip: Breaker.Trip)
   }
 
   let plan: Plan
   let executable: URL
   let arguments: [String]
   let workers: Int
-  let limits: Limits
   let zoneClasses: [String: String]
   /// Applied here to the cases a worker could not finish (errored), as a worker applies it.
   let review: Review
@@ -59,36 +43,57 @@ public final class IsolatedRunner: Sendable {
   /// Each step's position in the plan, by its index.
   private let positionOf: [Int: Int]
 
+  /// A step whose cases come back in pieces (after a fault): each piece's record by its
+  /// first position, and how many cases are still out.
+  private struct Assembly: Sendable {
+    var pieces: [Int: StepRecord] = [:]
+    var remaining: Int
+  }
+
   /// What the worker slots and the delivering thread share.
   private struct Schedule: Sendable {
+    /// The first position not handed out yet, and those handed out after it.
     var nextStep = 0
+    var handedAhead: Set<Int> = []
     var delivered = 0
-    var retries: [Job] = []
-    /// Steps being retried case by case: each case's record by its position, and how many
-    /// are still out (put together in plan order once all are back, whatever order they came).
-    var partial: [Int: (records: [Int: StepRecord], remaining: Int)] = [:]
+    /// Jobs in workers, by group; and the checks that have had a fault.
+    var inFlight: [String: Int] = [:]
+    var faultedChecks: Set<String> = []
+    var queue: [Work] = []
+    var assembling: [Int: Assembly] = [:]
     var completed: [Int: StepRecord] = [:]
+    var limits: WorkerLimits
+    var breaker = Breaker()
+    /// Live workers by slot, killed when the run is interrupted.
+    var processes: [Int: Int32] = [:]
     var failure: (any Error)?
     var cancelled = false
   }
 
-  private let schedule = Monitor(Schedule())
+  private let schedule: Monitor<Schedule>
 
   /// - Parameters:
   ///   - executable: the `conformance` binary; `arguments`: the run's own command line.
-  public init(plan: Plan, executable: URL, arguments: [String], workers: Int, limits: Limits,
-              zoneClasses: [String: String], review: Review) {
+  init(plan: Plan, executable: URL, arguments: [String], workers: Int, limits: WorkerLimits,
+       zoneClasses: [String: String], review: Review) {
     self.plan = plan
     self.executable = executable
     self.arguments = arguments
     self.workers = max(1, workers)
-    self.limits = limits
     self.zoneClasses = zoneClasses
     self.review = review
+    schedule = Monitor(Schedule(limits: limits))
     positionOf = Dictionary(plan.steps.enumerated().map { ($1.index, $0) }, uniquingKeysWith: { a, _ in a })
   }
 
-  public func run(_ handler: EventHandler) throws {
+  /// Checks the test-only settings of worker limits (`CONFORMANCE_CASE_TIMEOUT`,
+  /// `CONFORMANCE_STEP_TIMEOUT`) before anything runs.
+  public static func checkEnvironment() throws(InputError) {
+    _ = try WorkerLimits.fromEnvironment()
+  }
+
+  /// Runs every step; returns the limits used and what the breaker stopped.
+  func run(_ handler: EventHandler) throws -> IsolationSummary {
     let token = Interruption.register { [self] in cancel() }
     defer { Interruption.unregister(token) }
     // A request written to a worker that just died must fail as EPIPE, which `ask` reports
@@ -110,16 +115,26 @@ public final class IsolatedRunner: Sendable {
     cancel()
     finished.wait()
     if let error = schedule.update({ $0.failure }) { throw error }
+    return schedule.update { $0.limits.summary(checks: plan.checks.map(\.id), breaker: $0.breaker) }
   }
 
+  /// Stops handing out work and kills the live workers, so a slot waiting on a hung one
+  /// returns at once.
   private func cancel() {
-    schedule.update { $0.cancelled = true }
+    let live = schedule.update { state in
+      state.cancelled = true
+      return Array(state.processes.values)
+    }
+    for pid in live { WorkerProcess.kill(pid) }
   }
 
   // MARK: Scheduling
 
-  /// The next job for a worker: a retry first, else the next step within reach of delivery.
-  private func nextJob() -> Job? {
+  private func step(_ index: Int) -> Plan.Step { plan.steps[positionOf[index] ?? 0] }
+
+  /// The next work for a slot: queued work first, else the next step within reach of
+  /// delivery (recorded "not run" when its group has tripped).
+  private func nextWork() -> Work? {
     let (steps, window) = (plan.steps, workers * 64)
     // Summaries are small (counts and failing lines); a wide window keeps a worker busy
     // while delivery waits on one slow step.
@@ -127,16 +142,65 @@ public final class IsolatedRunner: Sendable {
       state.nextStep < steps.count && state.nextStep - state.delivered < window
     }
     return schedule.wait(until: { state in
-      // Done when every step is handed out and nothing can come back for a retry.
-      state.cancelled || !state.retries.isEmpty || canGive(state)
-        || (state.nextStep >= steps.count && state.partial.isEmpty)
+      // Done when every step is handed out and nothing can come back to be continued.
+      state.cancelled || !state.queue.isEmpty || canGive(state)
+        || (state.nextStep >= steps.count && state.assembling.isEmpty)
     }, then: { state in
       if state.cancelled { return nil }
-      if !state.retries.isEmpty { return state.retries.removeFirst() }
+      if !state.queue.isEmpty {
+        let work = state.queue.removeFirst()
+        if case .run(let job) = work { state.inFlight[group(job.step), default: 0] += 1 }
+        return work
+      }
       guard canGive(state) else { return nil }
-      state.nextStep += 1
-      return .step(steps[state.nextStep - 1].index)
+      let position = Self.pick(in: &state, steps: steps, window: window)
+      let step = steps[position]
+      let group = Breaker.group(step.group)
+      if let trip = state.breaker.trip(group) {
+        state.assembling[step.index] = Assembly(remaining: step.caseCount)
+        return .notRun(step: step.index, positions: Array(0..<step.caseCount), trip: trip)
+      }
+      state.inFlight[group, default: 0] += 1
+      return .run(Job(step: step.index))
     })
+  }
+
+  /// The position of the next step to hand out: the first not handed out, unless its check
+  /// has had a fault and another worker is in its group, when a later step (within the
+  /// window) of a group no worker is in goes first. A systematic fault then stops a worker
+  /// once per group, not once per worker, before the breaker trips; a clean run never
+  /// reorders.
+  private static func pick(in state: inout Schedule, steps: [Plan.Step], window: Int) -> Int {
+    func busy(_ position: Int) -> Bool {
+      state.inFlight[Breaker.group(steps[position].group), default: 0] > 0
+    }
+    var position = state.nextStep
+    if state.faultedChecks.contains(steps[position].group.check), busy(position) {
+      let end = min(steps.count, state.delivered + window)
+      if let other = (position + 1..<max(position + 1, end)).first(where: {
+        !state.handedAhead.contains($0) && !busy($0)
+      }) {
+        position = other
+      }
+    }
+    if position == state.nextStep {
+      state.nextStep += 1
+      while state.handedAhead.remove(state.nextStep) != nil { state.nextStep += 1 }
+    } else {
+      state.handedAhead.insert(position)
+    }
+    return position
+  }
+
+  private func group(_ index: Int) -> String { Breaker.group(step(index).group) }
+
+  /// A worker is done with `job`, whatever came of it.
+  private func finished(_ job: Job) {
+    let group = group(job.step)
+    schedule.update { state in
+      state.inFlight[group, default: 1] -= 1
+      if state.inFlight[group] == 0 { state.inFlight[group] = nil }
+    }
   }
 
   private func take(_ position: Int) -> StepRecord? {
@@ -150,62 +214,92 @@ public final class IsolatedRunner: Sendable {
     })
   }
 
-  private func finish(_ job: Job, _ summary: StepRecord) {
+  /// Files a piece of a step: the whole step when nothing of it faulted, else one of the
+  /// pieces put together in plan order once all are back.
+  private static func file(_ record: StepRecord, of job: Job, count: Int, in state: inout Schedule) {
+    guard var assembly = state.assembling[job.step] else {
+      state.completed[job.step] = record
+      return
+    }
+    assembly.pieces[job.positions?.first ?? 0] = record
+    assembly.remaining -= count
+    guard assembly.remaining <= 0 else {
+      state.assembling[job.step] = assembly
+      return
+    }
+    state.assembling[job.step] = nil
+    var pieces = assembly.pieces.sorted { $0.key < $1.key }.map(\.value)
+    var whole = pieces.removeFirst()
+    for piece in pieces { whole.absorb(piece) }
+    state.completed[job.step] = whole
+  }
+
+  /// A worker answered `job`.
+  private func answered(_ job: Job, _ record: StepRecord, slowestCaseCPU: Double) {
+    let step = step(job.step)
+    let check = plan.checks[step.checkIndex].id
     schedule.update { state in
-      switch job {
-      case .step(let index):
-        state.completed[index] = summary
-      case .single(let index, let position):
-        guard var entry = state.partial[index] else { return }
-        entry.records[position] = summary
-        entry.remaining -= 1
-        guard entry.remaining == 0 else {
-          state.partial[index] = entry
-          return
-        }
-        state.partial[index] = nil
-        var records = entry.records.sorted { $0.key < $1.key }.map(\.value)
-        var whole = records.removeFirst()
-        for record in records { whole.absorb(record) }
-        state.completed[index] = whole
-      }
+      state.limits.observe(check, slowestCaseCPU: slowestCaseCPU, jobSeconds: record.seconds)
+      if !job.replay && record.counts.total > 0 { state.breaker.completed(Breaker.group(step.group)) }
+      Self.file(record, of: job, count: job.positions?.count ?? step.caseCount, in: &state)
     }
   }
 
-  /// A worker died or hung on `job`: a whole step is retried case by case; a single case is
-  /// the culprit and becomes an errored result.
-  private func failed(_ job: Job, reason: String, lastWords: String) {
-    switch job {
-    case .step(let index):
-      let count = plan.steps[positionOf[index] ?? 0].caseCount
-      schedule.update { state in
-        state.partial[index] = ([:], count)
-        state.retries.append(contentsOf: (0..<count).map { Job.single(step: index, position: $0) })
-      }
-    case .single(let index, let position):
-      finish(job, erroredSummary(step: index, position: position, reason: reason, lastWords: lastWords))
+  /// A worker stopped at `position` of `job` with `fault`: the case is errored; the cases
+  /// before it are asked again, those after it go on, or are not run once the breaker trips.
+  private func faulted(_ job: Job, at position: Int, _ fault: CaseFault) {
+    let step = step(job.step)
+    let positions = job.positions ?? Array(0..<step.caseCount)
+    guard let at = positions.firstIndex(of: position) else {
+      abandon(HarnessError("a worker stopped in case \(position) of step \(job.step), which it was not asked"))
+      return
     }
-  }
-
-  /// The record of a case that killed or hung its worker: errored, reviewed like any case
-  /// (a waiver may explain it, the baseline classifies it).
-  private func erroredSummary(step index: Int, position: Int, reason: String, lastWords: String)
-    -> StepRecord
-  {
-    let step = plan.steps[positionOf[index] ?? 0]
     let id = step.cases()[position]
-    var outcome = Outcome.errored("the worker \(reason) while evaluating this case")
-    outcome.pattern = "worker \(reason.split(separator: " ").prefix(3).joined(separator: " "))"
-    let crash = CrashReport(lastWords)
-    if let message = crash.message { outcome.detail.append("message: \(message)") }
-    if let frame = crash.frame { outcome.detail.append("crashed in: \(frame)") }
-    if crash.message == nil && crash.frame == nil && !lastWords.isEmpty {
-      outcome.detail.append("its last output: \(crash.tail)")
-    }
-    var record = CaseRecord(id: id, step: index, outcome: outcome)
+    var outcome = Outcome.errored(fault.detail.first ?? "")
+    outcome.pattern = fault.signature
+    outcome.detail = fault.detail
+    var record = CaseRecord(id: id, step: job.step, outcome: outcome)
     review.apply(&record)
-    return StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: [record],
-                      zoneClasses: zoneClasses, keepPassing: false, seconds: 0)
+    let errored = StepRecord(step: step, check: id.check, cases: [record], zoneClasses: zoneClasses,
+                             keepPassing: false, seconds: 0)
+    let (before, after) = (Array(positions[..<at]), Array(positions[(at + 1)...]))
+    let group = Breaker.group(step.group)
+    schedule.update { state in
+      state.faultedChecks.insert(id.check)
+      if state.assembling[job.step] == nil { state.assembling[job.step] = Assembly(remaining: step.caseCount) }
+      Self.file(errored, of: Job(step: job.step, positions: [position]), count: 1, in: &state)
+      if !before.isEmpty {
+        if !job.replay { state.breaker.completed(group) }
+        state.queue.append(.run(Job(step: job.step, positions: before, replay: true)))
+      }
+      let trip = state.breaker.faulted(group, check: id.check, signature: fault.signature)
+      guard !after.isEmpty else { return }
+      if let trip {
+        state.queue.append(.notRun(step: job.step, positions: after, trip: trip))
+      } else {
+        state.queue.append(.run(Job(step: job.step, positions: after)))
+      }
+    }
+  }
+
+  /// Records cases of a tripped group as errored, "not run", with the trip's reason.
+  private func recordNotRun(step index: Int, positions: [Int], trip: Breaker.Trip) {
+    let step = step(index)
+    let ids = step.cases()
+    let check = plan.checks[step.checkIndex].id
+    let records = positions.map { position in
+      var outcome = Outcome.errored(trip.reason)
+      outcome.pattern = "not run: \(trip.signature)"
+      var record = CaseRecord(id: ids[position], step: index, outcome: outcome)
+      review.apply(&record)
+      return record
+    }
+    let record = StepRecord(step: step, check: check, cases: records, zoneClasses: zoneClasses,
+                            keepPassing: false, seconds: 0)
+    schedule.update { state in
+      state.breaker.notRun(trip.group, count: positions.count)
+      Self.file(record, of: Job(step: index, positions: positions), count: positions.count, in: &state)
+    }
   }
 
   // MARK: One worker slot
@@ -213,37 +307,73 @@ public final class IsolatedRunner: Sendable {
   /// Keeps one worker process busy, replacing it whenever it dies.
   private func serve(slot: Int) {
     var worker: WorkerProcess?
-    defer { worker?.quit() }
-    while let job = nextJob() {
-      do {
-        if worker == nil {
-          worker = try WorkerProcess(executable: executable, arguments: arguments,
-                                     startup: limits.startup)
+    defer {
+      worker?.quit()
+      schedule.update { _ = $0.processes.removeValue(forKey: slot) }
+    }
+    while let work = nextWork() {
+      guard case .run(let job) = work else {
+        if case .notRun(let step, let positions, let trip) = work {
+          recordNotRun(step: step, positions: positions, trip: trip)
         }
-      } catch {
-        abandon(error)
-        return
+        continue
       }
-      guard let current = worker else { return }
-      let request: WorkerRequest
-      let timeout: Double
-      switch job {
-      case .step(let index): (request, timeout) = (WorkerRequest(step: index), limits.step)
-      case .single(let index, let position):
-        (request, timeout) = (WorkerRequest(step: index, positions: [position]), limits.singleCase)
-      }
-      switch current.ask(request, timeout: timeout) {
-      case .answered(let reply):
+      if worker == nil {
         do {
-          finish(job, try record(in: reply, for: request))
+          let started = try WorkerProcess(executable: executable, arguments: arguments,
+                                           startup: schedule.update { $0.limits.startup })
+          let cancelled = schedule.update { state in
+            state.processes[slot] = started.pid
+            return state.cancelled
+          }
+          worker = started
+          if cancelled { return }
         } catch {
           abandon(error)
           return
         }
-      case .died(let reason, let lastWords):
-        worker = nil
-        failed(job, reason: reason, lastWords: lastWords)
       }
+      guard let current = worker else { return }
+      defer { finished(job) }
+      if !ask(current, job) {
+        worker = nil
+        schedule.update { _ = $0.processes.removeValue(forKey: slot) }
+      }
+    }
+  }
+
+  /// Asks `worker` for `job` and files what comes of it; `false` when the worker is gone.
+  private func ask(_ worker: WorkerProcess, _ job: Job) -> Bool {
+    let check = plan.checks[step(job.step).checkIndex].id
+    let (limit, timeout) = schedule.update { ($0.limits.caseLimit(check), $0.limits.jobLimit(check)) }
+    let request = WorkerRequest(step: job.step, positions: job.positions, limit: limit)
+    switch worker.ask(request, timeout: timeout) {
+    case .answered(let reply):
+      if let note = reply.hung {
+        let lastWords = worker.awaitDeath(within: 10)
+        faulted(job, at: note.position, CaseFault(kind: .hung(note), crash: CrashReport(lastWords)))
+        return false
+      }
+      guard let record = reply.step, record.index == job.step else {
+        abandon(HarnessError("a worker answered \(request) with something else"))
+        return true
+      }
+      answered(job, record, slowestCaseCPU: reply.slowestCaseCPU ?? 0)
+      return true
+    case .died(let death):
+      if schedule.update({ $0.cancelled }) { return false }
+      if death.fromOutside && !job.afterKill {
+        // Not the subject's doing: the whole job again, once.
+        var again = job
+        again.afterKill = true
+        schedule.update { $0.queue.append(.run(again)) }
+      } else if let inCase = death.inCase, inCase.step == job.step {
+        faulted(job, at: inCase.position, CaseFault(kind: death.kind, crash: CrashReport(death.lastWords)))
+      } else {
+        abandon(HarnessError("a worker died outside any case (\(CaseFault(kind: death.kind, crash: CrashReport(death.lastWords)).signature)): "
+          + CrashReport(death.lastWords).tail))
+      }
+      return false
     }
   }
 
@@ -254,231 +384,5 @@ public final class IsolatedRunner: Sendable {
       state.failure = error
       state.cancelled = true
     }
-  }
-
-  /// The step record a worker answered, checked against what was asked.
-  private func record(in reply: WorkerReply, for request: WorkerRequest) throws -> StepRecord {
-    guard let record = reply.step, record.index == request.step else {
-      throw HarnessError("a worker answered \(request) with something else")
-    }
-    return record
-  }
-}
-
-/// One worker process and its pipes.
-final class WorkerProcess {
-  enum Answer {
-    case answered(WorkerReply)
-    case died(reason: String, lastWords: String)
-  }
-
-  private let process = Process()
-  private let input: FileHandle
-  private let output: FileHandle
-  private let errors: FileHandle
-  private let stderrTail = Tail()
-  private var released = false
-  private var buffer: [UInt8] = []
-  private let encoder = RecordCoding.lineEncoder()
-  private let decoder = RecordCoding.decoder()
-
-  init(executable: URL, arguments: [String], startup: Double) throws {
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.executableURL = executable
-    process.arguments = ["__worker"] + arguments
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    input = stdin.fileHandleForWriting
-    output = stdout.fileHandleForReading
-    errors = stderr.fileHandleForReading
-    let tail = stderrTail
-    errors.readabilityHandler = { handle in
-      let data = handle.availableData
-      if !data.isEmpty { tail.append(data) }
-    }
-    try process.run()
-    guard case .answered(let reply) = read(timeout: startup), reply.ready == true else {
-      quit()
-      throw HarnessError("a worker did not start: \(CrashReport(stderrTail.text).tail)")
-    }
-  }
-
-  /// Sends one request and reads its answer.
-  func ask(_ request: WorkerRequest, timeout: Double) -> Answer {
-    var line = RecordCoding.line(request, encoder: encoder)
-    line.append(UInt8(ascii: "\n"))
-    do {
-      try input.write(contentsOf: line)
-    } catch {
-      return died(timedOut: false, timeout: timeout)
-    }
-    return read(timeout: timeout)
-  }
-
-  /// Closes the worker's stdin, which ends it, and waits for it.
-  func quit() {
-    try? input.close()
-    let deadline = Date().addingTimeInterval(5)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    release()
-  }
-
-  /// Once the process has exited: drops the stderr handler (it keeps the handle, and so this
-  /// worker's pipes, alive), keeps what stderr still holds, and closes our ends of the pipes,
-  /// so replacing workers all night leaks neither memory nor descriptors.
-  private func release() {
-    guard !released else { return }
-    released = true
-    errors.readabilityHandler = nil
-    var poll = pollfd(fd: errors.fileDescriptor, events: Int16(POLLIN), revents: 0)
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while Glibc.poll(&poll, 1, 0) > 0 {
-      let count = Glibc.read(errors.fileDescriptor, &chunk, chunk.count)
-      if count <= 0 { break }
-      stderrTail.append(Data(chunk[..<count]))
-    }
-    try? errors.close()
-    try? output.close()
-    try? input.close()
-  }
-
-  /// Reads the worker's next reply (one line of JSON). A line that is not a reply is the
-  /// worker's fault, like a death: its stdout belongs to the protocol.
-  private func read(timeout: Double) -> Answer {
-    let deadline = Date().addingTimeInterval(timeout)
-    let descriptor = output.fileDescriptor
-    while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = Data(buffer[..<newline])
-        buffer.removeSubrange(...newline)
-        do {
-          return .answered(try decoder.decode(WorkerReply.self, from: line))
-        } catch {
-          kill(process.processIdentifier, SIGKILL)
-          let answer = died(timedOut: false, timeout: timeout)
-          guard case .died(let reason, let lastWords) = answer else { return answer }
-          return .died(reason: "wrote a reply that does not parse (\(JSONValueReader.describe(error))); \(reason)",
-                       lastWords: lastWords)
-        }
-      }
-      let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else {
-        kill(process.processIdentifier, SIGKILL)
-        return died(timedOut: true, timeout: timeout)
-      }
-      var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = Glibc.poll(&poll, 1, Int32(min(remaining, 1) * 1000))
-      if ready <= 0 { continue }
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
-      let count = Glibc.read(descriptor, &chunk, chunk.count)
-      if count <= 0 { return died(timedOut: false, timeout: timeout) }
-      buffer.append(contentsOf: chunk[..<count])
-    }
-  }
-
-  private func died(timedOut: Bool, timeout: Double) -> Answer {
-    process.waitUntilExit()
-    release()
-    let reason: String
-    if timedOut {
-      reason = "timed out after \(Int(timeout)) s (killed)"
-    } else if process.terminationReason == .uncaughtSignal {
-      reason = "died from \(signalName(process.terminationStatus))"
-    } else {
-      reason = "exited with status \(process.terminationStatus)"
-    }
-    return .died(reason: reason, lastWords: stderrTail.text)
-  }
-
-  private func signalName(_ number: Int32) -> String {
-    switch number {
-    case SIGILL: "SIGILL"
-    case SIGTRAP: "SIGTRAP"
-    case SIGABRT: "SIGABRT"
-    case SIGSEGV: "SIGSEGV"
-    case SIGBUS: "SIGBUS"
-    case SIGKILL: "SIGKILL"
-    case SIGTERM: "SIGTERM"
-    default: "signal \(number)"
-    }
-  }
-}
-
-/// What a worker wrote to stderr, appended from the pipe's reading thread: its first 32 KB
-/// (where Swift's backtracer puts the message and the crashed thread's frames) and its
-/// last 4 KB (for anything else).
-final class Tail: Sendable {
-  private struct Kept {
-    var head: [UInt8] = []
-    var tail: [UInt8] = []
-  }
-
-  private let kept = Mutex(Kept())
-  static let headLimit = 32 * 1024
-  static let tailLimit = 4096
-
-  func append(_ data: Data) {
-    kept.withLock { kept in
-      let room = max(0, Self.headLimit - kept.head.count)
-      kept.head.append(contentsOf: data.prefix(room))
-      kept.tail.append(contentsOf: data.dropFirst(room))
-      if kept.tail.count > Self.tailLimit { kept.tail.removeFirst(kept.tail.count - Self.tailLimit) }
-    }
-  }
-
-  /// Everything kept, head then tail.
-  var text: String {
-    kept.withLock { String(decoding: $0.head + $0.tail, as: UTF8.self) }
-  }
-}
-
-/// A worker's death in a reader's words, from its stderr: the runtime's message (a fatal
-/// error's text) and the subject's frame that crashed (the first frame of the crashed
-/// thread outside the Swift runtime and the C library), as Swift's backtracer prints them.
-struct CrashReport: Equatable {
-  var message: String?
-  var frame: String?
-  /// The last few non-empty lines, when neither is found.
-  var tail: String
-
-  init(_ stderr: String) {
-    let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-    message = lines.first { $0.contains("Fatal error:") || $0.contains("Precondition failed") }
-      ?? lines.first { $0.hasPrefix("*** Program crashed:") }
-        .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "* ")) }
-    frame = nil
-    if let crashed = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
-      for line in lines[(crashed + 1)...] {
-        if line.hasPrefix("Thread ") || line == "Registers:" { break }
-        guard let first = line.first, first.isNumber, line.contains(" in "),
-          !line.contains("[system]"), !line.contains("[thunk]"),
-          !line.contains(" in libswiftCore.so"), !line.contains(" in libc.so")
-        else { continue }
-        frame = Self.frame(line)
-        break
-      }
-    }
-    tail = lines.filter { !$0.isEmpty }.suffix(3).joined(separator: " | ")
-  }
-
-  /// `1 [ra] 0x… Fault.inject(_:) + 753 in conformance at /x/Fault.swift:46:7` →
-  /// `Fault.inject(_:) at Fault.swift:46:7`.
-  static func frame(_ line: String) -> String {
-    var text = Substring(line)
-    // Drop the frame number, the [ra] marks and the address.
-    while let space = text.firstIndex(of: " "),
-      text[..<space].allSatisfy({ $0.isNumber }) || text.hasPrefix("[") || text.hasPrefix("0x")
-    {
-      text = text[text.index(after: space)...].drop { $0 == " " }
-    }
-    let symbol = text.range(of: " + ").map { String(text[..<$0.lowerBound]) } ?? String(text)
-    guard let at = text.range(of: " at ", options: .backwards) else { return symbol }
-    let location = text[at.upperBound...].split(separator: "/").last.map(String.init) ?? ""
-    return location.isEmpty ? symbol : "\(symbol) at \(location)"
   }
 }

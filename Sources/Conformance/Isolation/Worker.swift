@@ -1,11 +1,16 @@
 import Foundation
 import ICUOracle
+import Synchronization
 
 /// The worker side of isolation: `conformance __worker <run options>` builds the same plan
 /// as its parent and evaluates what the parent asks on stdin, one `WorkerRequest` per line
 /// (all cases of a step, or a few of them: a retry after a worker died). It answers on
 /// stdout with one `WorkerReply` per line: `ready` once, then each step's `StepRecord` with
 /// its cases that did not pass (every case with `--record all`). It ends when stdin closes.
+///
+/// Each request carries the limit of its cases. A watchdog thread stops a case past it and
+/// answers `hung` first; the slot file (`CONFORMANCE_WORKER_SLOT`) names the case a death
+/// came from (`CaseWatch`).
 public enum Worker {
   public static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws {
     let checks = try ConformanceRun.selectChecks(options.checks)
@@ -21,6 +26,12 @@ public enum Worker {
     let zoneClasses = corpus.zoneClasses
     let encoder = RecordCoding.lineEncoder()
     let decoder = RecordCoding.decoder()
+    let watch = CaseWatch()
+    let cases = WorkerCases(
+      watch: watch, slot: ProcessInfo.processInfo.environment["CONFORMANCE_WORKER_SLOT"].flatMap(CaseSlot.init))
+    watch.startWatchdog(of: pthread_self()) { note in
+      write(WorkerReply(hung: note), RecordCoding.lineEncoder())
+    }
     write(WorkerReply(ready: true), encoder)
     while let line = readLine() {
       let request: WorkerRequest
@@ -35,28 +46,40 @@ public enum Worker {
       if let positions = request.positions, let bad = positions.first(where: { !(0..<step.caseCount).contains($0) }) {
         throw HarnessError("worker: step \(request.step) has no case \(bad)")
       }
+      cases.step = request.step
+      cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
+      cases.resetSlowest()
       let record = Runner.evaluate(step, check: plan.checks[step.checkIndex], context: context,
                                    triage: triage, review: review, zoneClasses: zoneClasses,
-                                   recordAll: options.record == .all, positions: request.positions)
-      write(WorkerReply(step: record), encoder)
+                                   recordAll: options.record == .all, positions: request.positions,
+                                   observer: cases)
+      write(WorkerReply(step: record, slowestCaseCPU: cases.slowestCPU), encoder)
     }
   }
+
+  /// Held while a reply is written: the watchdog thread writes too.
+  private static let output = Mutex(())
 
   static func write(_ reply: WorkerReply, _ encoder: JSONEncoder) {
     var data = RecordCoding.line(reply, encoder: encoder)
     data.append(UInt8(ascii: "\n"))
-    FileHandle.standardOutput.write(data)
+    output.withLock { _ in FileHandle.standardOutput.write(data) }
   }
 }
 
-/// What the parent asks a worker: the cases of one step, all or those at `positions`.
+/// What the parent asks a worker: the cases of one step, all or those at `positions`, each
+/// within `limit`.
 struct WorkerRequest: Codable, Equatable {
   var step: Int
   var positions: [Int]?
+  var limit: CaseLimit?
 }
 
-/// What a worker answers: that it is ready, or a step's record.
+/// What a worker answers: that it is ready, a step's record (with the CPU seconds of its
+/// slowest case), or that a case hung (its last answer).
 struct WorkerReply: Codable {
   var ready: Bool?
   var step: StepRecord?
+  var slowestCaseCPU: Double?
+  var hung: HangNote?
 }

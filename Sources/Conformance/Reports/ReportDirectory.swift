@@ -43,23 +43,29 @@ public struct ReportDirectory: Sendable {
     } catch {
       throw InputError("--out \(url.path): cannot write in \(parent.path)")
     }
+    Interruption.registerCleanup(staging.path) { try? FileManager.default.removeItem(at: staging) }
     return staging
   }
 
-  /// Replaces the final directory with `staging`.
+  /// Replaces the final directory with `staging`; an interruption's forced exit waits for
+  /// the renames, so it never leaves the previous reports aside.
   public func commit(_ staging: URL) throws {
-    let manager = FileManager.default
-    let previous = parent.appendingPathComponent(".\(name).previous-\(getpid())")
-    if manager.fileExists(atPath: url.path) {
-      try manager.moveItem(at: url, to: previous)
+    try Interruption.critical {
+      let manager = FileManager.default
+      let previous = parent.appendingPathComponent(".\(name).previous-\(getpid())")
+      if manager.fileExists(atPath: url.path) {
+        try manager.moveItem(at: url, to: previous)
+      }
+      try manager.moveItem(at: staging, to: url)
+      Interruption.unregisterCleanup(staging.path)
+      try? manager.removeItem(at: previous)
     }
-    try manager.moveItem(at: staging, to: url)
-    try? manager.removeItem(at: previous)
   }
 
   /// Removes a staging directory of a run that will not commit.
   public func discard(_ staging: URL) {
     try? FileManager.default.removeItem(at: staging)
+    Interruption.unregisterCleanup(staging.path)
   }
 
   /// Puts back the previous reports of a run that died between the renames of `commit`.

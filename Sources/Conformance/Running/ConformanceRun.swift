@@ -170,10 +170,10 @@ public enum ConformanceRun {
     handler(Event(.runStarted(info)))
     let clock = ContinuousClock.now
     if let executable = options.workerExecutable {
-      try IsolatedRunner(
+      recorder.completeIsolation(try IsolatedRunner(
         plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
         limits: try .fromEnvironment(), zoneClasses: info.zoneClasses, review: review
-      ).run(handler)
+      ).run(handler))
     } else {
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
                           recordAll: options.record == .all)

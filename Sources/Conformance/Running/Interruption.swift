@@ -2,12 +2,19 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// SIGINT and SIGTERM during a run: workers stop taking steps, the run throws `Interrupted`,
-/// its staging directory is removed, and the previous reports stay as they were.
+/// SIGINT and SIGTERM during a run: workers stop taking steps (and are killed, hung or not),
+/// the run throws `Interrupted`, its staging directory is removed, and the previous reports
+/// stay as they were.
+///
+/// Whatever the run is doing (a thread spinning in the subject in-process, a long write),
+/// the process ends within `deadline` of the signal: then the registered cleanups run (the
+/// staging directory goes) and it exits 128 + the signal. A commit's renames are a critical
+/// section the forced exit waits for.
 public enum Interruption {
   private static let signal = Atomic<Int32>(0)
   private struct Registry {
     var cancellations: [Int: @Sendable () -> Void] = [:]
+    var cleanups: [String: @Sendable () -> Void] = [:]
     var nextToken = 0
     /// Kept alive for the process: a released source stops delivering.
     var sources: [any DispatchSourceSignal] = []
@@ -31,11 +38,45 @@ public enum Interruption {
     }
   }
 
-  /// Marks the run interrupted and cancels what is running.
+  /// Seconds between the signal and the forced exit.
+  static let deadline = 1.5
+
+  /// Held by a commit's renames and by the forced exit.
+  private static let exitLock = Mutex(())
+
+  /// Marks the run interrupted, cancels what is running, and arms the forced exit.
   public static func request(_ number: Int32) {
-    signal.store(number, ordering: .relaxed)
+    let first = signal.exchange(number, ordering: .relaxed) == 0
     let pending = registry.withLock { Array($0.cancellations.values) }
     for cancel in pending { cancel() }
+    guard first else { return }
+    DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { forceExit(number) }
+  }
+
+  /// The run did not unwind in time: removes what it staged and exits.
+  private static func forceExit(_ number: Int32) -> Never {
+    exitLock.withLock { _ in
+      let cleanups = registry.withLock { Array($0.cleanups.values) }
+      for cleanup in cleanups { cleanup() }
+      let message = "Error: \(Interrupted(signal: number).description)\n"
+      FileHandle.standardError.write(Data(message.utf8))
+      _exit(128 + number)
+    }
+  }
+
+  /// Registers what a forced exit must undo, under `key` (a staging directory's path).
+  static func registerCleanup(_ key: String, _ cleanup: @escaping @Sendable () -> Void) {
+    registry.withLock { $0.cleanups[key] = cleanup }
+  }
+
+  static func unregisterCleanup(_ key: String) {
+    registry.withLock { _ = $0.cleanups.removeValue(forKey: key) }
+  }
+
+  /// Runs `body` (a commit's renames) so that a forced exit neither interrupts it nor runs
+  /// while it does.
+  static func critical<T>(_ body: () throws -> T) rethrows -> T {
+    try exitLock.withLock { _ in try body() }
   }
 
   /// Registers work to cancel on interruption; returns a token for `unregister`.

@@ -120,13 +120,15 @@ public struct Runner: Sendable {
   static func evaluate(_ step: Plan.Step, check: any Check, context: EvaluationContext,
                        triage: EvaluationContext? = nil, review: Review? = nil,
                        zoneClasses: [String: String], recordAll: Bool = false,
-                       positions: [Int]? = nil) -> StepRecord
+                       positions: [Int]? = nil, observer: (any CaseObserver)? = nil) -> StepRecord
   {
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.now)
     let ids = step.cases()
     let records = (positions ?? Array(ids.indices)).map { position in
+      observer?.willEvaluate(position: position)
       var record = evaluate(ids[position], step: step.index, check: check, context: context,
                             triage: triage)
+      observer?.didEvaluate(position: position)
       review?.apply(&record)
       return record
     }

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Why a worker stopped in a case, in a reader's words, with the signature that groups the
+/// case in the reports (its pattern) and that the breaker counts.
+struct CaseFault: Sendable, Equatable {
+  enum Kind: Sendable, Equatable {
+    /// The worker died from a signal (a trap is SIGILL or SIGTRAP).
+    case signal(String)
+    case exited(Int32)
+    /// The worker's watchdog stopped the case past its limit.
+    case hung(HangNote)
+    /// The worker did not answer within the request's limit and was killed.
+    case unanswered(seconds: Double)
+    /// The worker wrote a reply that does not decode.
+    case garbled(String)
+
+    var isHang: Bool {
+      if case .hung = self { return true }
+      return false
+    }
+  }
+
+  var kind: Kind
+  var crash: CrashReport
+
+  init(kind: Kind, crash: CrashReport) {
+    self.kind = kind
+    self.crash = crash
+  }
+
+  /// What stopped the case and where: `trap (SIGILL) in Fault.inject(_:) at Fault.swift:46`,
+  /// `hang in …`; the runtime's message when no frame of the executable is known.
+  var signature: String {
+    let what: String
+    switch kind {
+    case .signal(let name): what = ["SIGILL", "SIGTRAP"].contains(name) ? "trap (\(name))" : name
+    case .exited(let status): what = "exit \(status)"
+    case .hung: what = "hang"
+    case .unanswered: what = "no answer"
+    case .garbled: what = "garbled reply"
+    }
+    if let frame = crash.executableFrame ?? crash.frame { return "\(what) in \(Self.line(frame))" }
+    if let message = crash.message, case .signal = kind { return "\(what): \(message)" }
+    return what
+  }
+
+  /// The case's detail: what happened, the runtime's message, the frames.
+  var detail: [String] {
+    var lines: [String]
+    switch kind {
+    case .signal(let name): lines = ["the worker died from \(name) while evaluating this case"]
+    case .exited(let status): lines = ["the worker exited with status \(status) while evaluating this case"]
+    case .hung(let note):
+      lines = ["hung: \(Self.seconds(note.cpuSeconds)) s of CPU and \(Self.seconds(note.wallSeconds)) s "
+        + "in all, past its limit of \(Self.seconds(note.limit.cpu)) s of CPU or "
+        + "\(Self.seconds(note.limit.wall)) s in all (stopped with SIGABRT)"]
+    case .unanswered(let seconds):
+      lines = ["the worker did not answer within \(Self.seconds(seconds)) s (killed) while evaluating this case"]
+    case .garbled(let why): lines = ["the worker wrote a reply that does not parse (\(why))"]
+    }
+    // The watchdog's own SIGABRT is no message of the subject's.
+    if let message = crash.message, !(kind.isHang && message.hasPrefix("Program crashed: Aborted")) {
+      lines.append("message: \(message)")
+    }
+    if let frame = crash.frame { lines.append("crashed in: \(frame)") }
+    if let own = crash.executableFrame, own != crash.frame { lines.append("called from: \(own)") }
+    if crash.message == nil && crash.frame == nil && !crash.tail.isEmpty {
+      lines.append("its last output: \(crash.tail)")
+    }
+    return lines
+  }
+
+  /// A frame without its column: faults on one line are one signature.
+  static func line(_ frame: String) -> String {
+    let parts = frame.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count >= 3, parts.suffix(2).allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
+      return frame
+    }
+    return parts.dropLast().joined(separator: ":")
+  }
+
+  static func seconds(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.0f", value) }
+}
+
+/// A worker's death in a reader's words, from its stderr: the runtime's message (a fatal
+/// error's text) and the frames that crashed, as Swift's backtracer prints them.
+struct CrashReport: Sendable, Equatable {
+  var message: String?
+  /// The first frame of the crashed thread outside the Swift runtime and the C library
+  /// (may be in Foundation).
+  var frame: String?
+  /// The first frame of the crashed thread in the executable itself (the subject or the
+  /// harness, not a library): where a fix would go, and stable across the instants a
+  /// spinning loop may be stopped at.
+  var executableFrame: String?
+  /// The last few non-empty lines, when neither is found.
+  var tail: String
+
+  init(_ stderr: String) {
+    let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    message = lines.first { $0.contains("Fatal error:") || $0.contains("Precondition failed") }
+      ?? lines.first { $0.hasPrefix("*** Program crashed:") }
+        .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "* ")) }
+    frame = nil
+    executableFrame = nil
+    if let crashed = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
+      for line in lines[(crashed + 1)...] {
+        if line.hasPrefix("Thread ") || line == "Registers:" { break }
+        guard let first = line.first, first.isNumber, line.contains(" in "),
+          !line.contains("[system]"), !line.contains("[thunk]"),
+          !line.contains(" in libswiftCore.so"), !line.contains(" in libc.so")
+        else { continue }
+        if frame == nil { frame = Self.frame(line) }
+        if Self.image(line).map({ !$0.contains(".so") }) == true {
+          executableFrame = Self.frame(line)
+          break
+        }
+      }
+    }
+    tail = lines.filter { !$0.isEmpty }.suffix(3).joined(separator: " | ")
+  }
+
+  /// `1 [ra] 0x… Fault.inject(_:) + 753 in conformance at /x/Fault.swift:46:7` →
+  /// `Fault.inject(_:) at Fault.swift:46:7`.
+  static func frame(_ line: String) -> String {
+    var text = Substring(line)
+    // Drop the frame number, the [ra] marks and the address.
+    while let space = text.firstIndex(of: " "),
+      text[..<space].allSatisfy({ $0.isNumber }) || text.hasPrefix("[") || text.hasPrefix("0x")
+    {
+      text = text[text.index(after: space)...].drop { $0 == " " }
+    }
+    let symbol = text.range(of: " + ").map { String(text[..<$0.lowerBound]) } ?? String(text)
+    guard let at = text.range(of: " at ", options: .backwards) else { return symbol }
+    let location = text[at.upperBound...].split(separator: "/").last.map(String.init) ?? ""
+    return location.isEmpty ? symbol : "\(symbol) at \(location)"
+  }
+
+  /// The image a frame line is in: `conformance`, `libFoundationEssentials.so`.
+  static func image(_ line: String) -> String? {
+    guard let inRange = line.range(of: " in ", options: .backwards) else { return nil }
+    let rest = line[inRange.upperBound...]
+    return String(rest.prefix { $0 != " " })
+  }
+}

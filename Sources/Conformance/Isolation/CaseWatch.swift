@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+
+/// How long one case may run in a worker: CPU seconds of the evaluating thread, so a loaded
+/// machine does not make a clean case look hung, and wall seconds, much longer, for a case
+/// that blocks without spending CPU.
+struct CaseLimit: Codable, Sendable, Equatable {
+  var cpu: Double
+  var wall: Double
+}
+
+/// A case that ran past its limit, as the worker's watchdog reports it before stopping it.
+struct HangNote: Codable, Sendable, Equatable {
+  var step: Int
+  var position: Int
+  var cpuSeconds: Double
+  var wallSeconds: Double
+  var limit: CaseLimit
+}
+
+/// Told before and after each case a step evaluates.
+protocol CaseObserver: AnyObject {
+  func willEvaluate(position: Int)
+  func didEvaluate(position: Int)
+}
+
+/// The worker's side of a systematic fault: which case it is evaluating, for its watchdog
+/// thread (which stops a case past its limit and says so) and for its parent (which, when
+/// the worker dies, reads the slot file to learn which case killed it).
+final class WorkerCases: CaseObserver {
+  private let watch: CaseWatch
+  private let slot: CaseSlot?
+  /// The request being answered.
+  var step = 0
+  var limit = CaseLimit(cpu: .infinity, wall: .infinity)
+  /// CPU seconds of the slowest case since `resetSlowest`, for the parent's limits.
+  private(set) var slowestCPU = 0.0
+  private var started = 0.0
+
+  init(watch: CaseWatch, slot: CaseSlot?) {
+    self.watch = watch
+    self.slot = slot
+  }
+
+  func resetSlowest() { slowestCPU = 0 }
+
+  func willEvaluate(position: Int) {
+    slot?.enter(step: step, position: position)
+    started = ThreadClock.now
+    watch.begin(step: step, position: position, limit: limit, cpu: started)
+  }
+
+  func didEvaluate(position: Int) {
+    watch.end()
+    slot?.leave()
+    slowestCPU = max(slowestCPU, ThreadClock.now - started)
+  }
+}
+
+/// The case the evaluating thread is in, shared with the watchdog thread.
+final class CaseWatch: Sendable {
+  private struct Current {
+    var step: Int
+    var position: Int
+    var limit: CaseLimit
+    var wall: ContinuousClock.Instant
+    var cpu: Double
+  }
+
+  private let current = Mutex<Current?>(nil)
+
+  func begin(step: Int, position: Int, limit: CaseLimit, cpu: Double) {
+    current.withLock { $0 = Current(step: step, position: position, limit: limit, wall: .now, cpu: cpu) }
+  }
+
+  func end() {
+    current.withLock { $0 = nil }
+  }
+
+  /// Starts the watchdog of `thread` (the one evaluating cases): every 20 ms it checks the
+  /// case's CPU and wall time. A case past its limit is reported through `report`, then the
+  /// thread gets SIGABRT, so Swift's backtracer prints where it was spinning, and the worker
+  /// dies. A worker whose parent is gone exits, hung or not.
+  func startWatchdog(of thread: pthread_t, report: @escaping @Sendable (HangNote) -> Void) {
+    Self.unblockFatalSignals()
+    var clock = clockid_t()
+    pthread_getcpuclockid(thread, &clock)
+    let parent = getppid()
+    let watchdog = Thread { [self, clock] in
+      while true {
+        usleep(20_000)
+        if getppid() != parent { _exit(70) }
+        guard let note = overdue(clock: clock) else { continue }
+        report(note)
+        Self.abort(thread)
+      }
+    }
+    watchdog.start()
+  }
+
+  private func overdue(clock: clockid_t) -> HangNote? {
+    var time = timespec()
+    clock_gettime(clock, &time)
+    let cpuNow = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    return current.withLock { current in
+      guard let current else { return nil }
+      let (cpu, wall) = (cpuNow - current.cpu, (ContinuousClock.now - current.wall).seconds)
+      guard cpu > current.limit.cpu || wall > current.limit.wall else { return nil }
+      return HangNote(step: current.step, position: current.position, cpuSeconds: cpu,
+                      wallSeconds: wall, limit: current.limit)
+    }
+  }
+
+  /// A process inherits its blocked signals from the thread that spawned it: one started
+  /// from a Dispatch thread (a test runner's, a CI tool's) begins with SIGABRT, SIGINT and
+  /// SIGQUIT blocked, so the watchdog's SIGABRT would stay pending and no backtrace print.
+  /// Called on the evaluating thread, before the watchdog starts (which inherits the mask).
+  private static func unblockFatalSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for number in [SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGQUIT, SIGINT, SIGTERM, SIGHUP] {
+      sigaddset(&signals, number)
+    }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+  }
+
+  /// Ends the worker with SIGABRT sent to `thread`. Swift's backtracer handles the first one:
+  /// it prints the thread's frames, restores the default action and returns, which for a
+  /// signal sent from outside resumes the loop; so once the action is the default again,
+  /// the second one ends the process. Without a backtracer the first one does.
+  private static func abort(_ thread: pthread_t) -> Never {
+    pthread_kill(thread, SIGABRT)
+    for _ in 0..<500 {
+      usleep(10_000)
+      var action = sigaction()
+      sigaction(SIGABRT, nil, &action)
+      if action.__sigaction_handler.sa_handler == nil { pthread_kill(thread, SIGABRT) }
+    }
+    _exit(71)
+  }
+}
+
+/// Sixteen bytes of a file the parent created, mapped shared: the step and the position of
+/// the case the worker is evaluating (each plus one; zero between cases). The worker stores
+/// them before each case; the parent reads the file only once the worker has died, so the
+/// two processes never touch it at once, and a store costs no system call.
+final class CaseSlot {
+  private let base: UnsafeMutableRawPointer
+
+  /// Maps the file at `path`; `nil` when it cannot be (the worker then runs without one).
+  init?(path: String) {
+    let descriptor = open(path, O_RDWR)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    guard let mapped = mmap(nil, Self.size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+      mapped != MAP_FAILED
+    else { return nil }
+    base = mapped
+  }
+
+  deinit { munmap(base, Self.size) }
+
+  static let size = 16
+
+  func enter(step: Int, position: Int) {
+    base.storeBytes(of: Int64(step + 1), as: Int64.self)
+    base.storeBytes(of: Int64(position + 1), toByteOffset: 8, as: Int64.self)
+  }
+
+  func leave() {
+    base.storeBytes(of: Int64(0), toByteOffset: 8, as: Int64.self)
+  }
+
+  /// Creates a zeroed slot file for a worker.
+  static func create(at url: URL) throws {
+    try Data(count: size).write(to: url)
+  }
+
+  /// The case the worker was in when it died: step and position, or `nil` between cases.
+  static func read(_ url: URL) -> (step: Int, position: Int)? {
+    guard let data = try? Data(contentsOf: url), data.count == size else { return nil }
+    let (step, position) = data.withUnsafeBytes {
+      ($0.loadUnaligned(as: Int64.self), $0.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+    }
+    guard step > 0, position > 0 else { return nil }
+    return (Int(step - 1), Int(position - 1))
+  }
+}

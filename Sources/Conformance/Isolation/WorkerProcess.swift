@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+
+/// One worker process, its pipes and its slot file.
+final class WorkerProcess {
+  enum Answer {
+    case answered(WorkerReply)
+    /// The worker died, or was killed for not answering in time (`timedOut`).
+    case died(Death)
+  }
+
+  struct Death {
+    /// `SIGILL`, `exit 3`, … as `CaseFault.Kind` names it.
+    var kind: CaseFault.Kind
+    var lastWords: String
+    /// The case it was in (from the slot file), or `nil` between cases.
+    var inCase: (step: Int, position: Int)?
+    /// Killed by SIGKILL, SIGTERM or SIGINT that this run did not send: from outside (the
+    /// OOM killer, a person), not the subject's doing.
+    var fromOutside: Bool
+  }
+
+  private let process = Process()
+  private let input: FileHandle
+  private let output: FileHandle
+  private let errors: FileHandle
+  private let stderrTail = Tail()
+  private let slot: URL
+  private var released = false
+  private var killedHere = false
+  private var buffer: [UInt8] = []
+  private let encoder = RecordCoding.lineEncoder()
+  private let decoder = RecordCoding.decoder()
+
+  var pid: Int32 { process.processIdentifier }
+
+  init(executable: URL, arguments: [String], startup: Double) throws {
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    slot = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-slot-\(getpid())-\(UUID().uuidString)")
+    try CaseSlot.create(at: slot)
+    process.executableURL = executable
+    process.arguments = ["__worker"] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["CONFORMANCE_WORKER_SLOT"] = slot.path
+    // The crashed thread's frames are what a reader needs; other threads, registers and
+    // the image list would be most of the text, and time.
+    if environment["SWIFT_BACKTRACE"] == nil {
+      environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,"
+        + "registers=none,images=none,limit=32"
+    }
+    process.environment = environment
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    input = stdin.fileHandleForWriting
+    output = stdout.fileHandleForReading
+    errors = stderr.fileHandleForReading
+    let tail = stderrTail
+    errors.readabilityHandler = { handle in
+      let data = handle.availableData
+      if !data.isEmpty { tail.append(data) }
+    }
+    try process.run()
+    guard case .answered(let reply) = read(timeout: startup), reply.ready == true else {
+      quit()
+      throw HarnessError("a worker did not start: \(CrashReport(stderrTail.text).tail)")
+    }
+  }
+
+  /// Sends one request and reads its answer.
+  func ask(_ request: WorkerRequest, timeout: Double) -> Answer {
+    var line = RecordCoding.line(request, encoder: encoder)
+    line.append(UInt8(ascii: "\n"))
+    do {
+      try input.write(contentsOf: line)
+    } catch {
+      // It died before reading this request (EPIPE): how, its exit status says.
+      return .died(died(nil))
+    }
+    return read(timeout: timeout)
+  }
+
+  /// Closes the worker's stdin, which ends it, and waits for it.
+  func quit() {
+    try? input.close()
+    let deadline = Date().addingTimeInterval(5)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    release()
+  }
+
+  /// Waits for a worker whose watchdog stopped a case to die (its backtracer prints first),
+  /// killing it after `seconds`; returns what it wrote to stderr.
+  func awaitDeath(within seconds: Double) -> String {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { usleep(5_000) }
+    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    release()
+    return stderrTail.text
+  }
+
+  /// Kills the worker now (the run is interrupted); whoever is reading sees it die.
+  static func kill(_ pid: Int32) {
+    if pid > 0 { Glibc.kill(pid, SIGKILL) }
+  }
+
+  /// Once the process has exited: drops the stderr handler (it keeps the handle, and so this
+  /// worker's pipes, alive), keeps what stderr still holds, closes our ends of the pipes and
+  /// removes the slot file, so replacing workers all night leaks neither memory, descriptors
+  /// nor files.
+  private func release() {
+    guard !released else { return }
+    released = true
+    errors.readabilityHandler = nil
+    var poll = pollfd(fd: errors.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while Glibc.poll(&poll, 1, 0) > 0 {
+      let count = Glibc.read(errors.fileDescriptor, &chunk, chunk.count)
+      if count <= 0 { break }
+      stderrTail.append(Data(chunk[..<count]))
+    }
+    try? errors.close()
+    try? output.close()
+    try? input.close()
+    try? FileManager.default.removeItem(at: slot)
+  }
+
+  /// Reads the worker's next reply (one line of JSON). A line that is not a reply is the
+  /// worker's fault, like a death: its stdout belongs to the protocol.
+  private func read(timeout: Double) -> Answer {
+    let deadline = Date().addingTimeInterval(timeout)
+    let descriptor = output.fileDescriptor
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = Data(buffer[..<newline])
+        buffer.removeSubrange(...newline)
+        do {
+          return .answered(try decoder.decode(WorkerReply.self, from: line))
+        } catch {
+          killedHere = true
+          Glibc.kill(process.processIdentifier, SIGKILL)
+          return .died(died(.garbled(JSONValueReader.describe(error))))
+        }
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else {
+        killedHere = true
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        return .died(died(.unanswered(seconds: timeout)))
+      }
+      var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = Glibc.poll(&poll, 1, Int32(min(remaining, 1) * 1000))
+      if ready <= 0 { continue }
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      let count = Glibc.read(descriptor, &chunk, chunk.count)
+      if count <= 0 { return .died(died(nil)) }
+      buffer.append(contentsOf: chunk[..<count])
+    }
+  }
+
+  /// Waits for the process and says how it ended; `known` when this side already knows why.
+  private func died(_ known: CaseFault.Kind?) -> Death {
+    process.waitUntilExit()
+    let inCase = CaseSlot.read(slot)
+    release()
+    let kind: CaseFault.Kind
+    var fromOutside = false
+    if let known {
+      kind = known
+    } else if process.terminationReason == .uncaughtSignal {
+      let signal = process.terminationStatus
+      kind = .signal(Self.signalName(signal))
+      fromOutside = !killedHere && [SIGKILL, SIGTERM, SIGINT].contains(signal)
+    } else {
+      kind = .exited(process.terminationStatus)
+    }
+    return Death(kind: kind, lastWords: stderrTail.text, inCase: inCase,
+                 fromOutside: fromOutside)
+  }
+
+  static func signalName(_ number: Int32) -> String {
+    switch number {
+    case SIGILL: "SIGILL"
+    case SIGTRAP: "SIGTRAP"
+    case SIGABRT: "SIGABRT"
+    case SIGSEGV: "SIGSEGV"
+    case SIGBUS: "SIGBUS"
+    case SIGFPE: "SIGFPE"
+    case SIGKILL: "SIGKILL"
+    case SIGTERM: "SIGTERM"
+    case SIGINT: "SIGINT"
+    default: "signal \(number)"
+    }
+  }
+}
+
+/// What a worker wrote to stderr, appended from the pipe's reading thread: its first 32 KB
+/// (where Swift's backtracer puts the message and the crashed thread's frames) and its
+/// last 4 KB (for anything else).
+final class Tail: Sendable {
+  private struct Kept {
+    var head: [UInt8] = []
+    var tail: [UInt8] = []
+  }
+
+  private let kept = Mutex(Kept())
+  static let headLimit = 32 * 1024
+  static let tailLimit = 4096
+
+  func append(_ data: Data) {
+    kept.withLock { kept in
+      let room = max(0, Self.headLimit - kept.head.count)
+      kept.head.append(contentsOf: data.prefix(room))
+      kept.tail.append(contentsOf: data.dropFirst(room))
+      if kept.tail.count > Self.tailLimit { kept.tail.removeFirst(kept.tail.count - Self.tailLimit) }
+    }
+  }
+
+  /// Everything kept, head then tail.
+  var text: String {
+    kept.withLock { String(decoding: $0.head + $0.tail, as: UTF8.self) }
+  }
+}

@@ -1,0 +1,167 @@
+@testable import Conformance
+import Foundation
+import Testing
+
+@Suite("The breaker and the limits of worker cases")
+struct BreakerTests {
+  let trap = "trap (SIGILL) in Fault.inject(_:) at Fault.swift:47"
+
+  @Test("a group trips after three faults in a row with one signature, not before")
+  func threshold() {
+    var breaker = Breaker(threshold: 3)
+    #expect(breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: trap) == nil)
+    #expect(breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: trap) == nil)
+    let trip = breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: trap)
+    #expect(trip == Breaker.Trip(group: "leading-blanks · hebrew", signature: trap, faults: 3))
+    // Tripped for good: any later fault of the group returns the same trip.
+    #expect(breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: "hang") == trip)
+  }
+
+  @Test("a completed case, or another signature, ends the streak")
+  func streaks() {
+    var breaker = Breaker(threshold: 3)
+    let group = "month-days · chinese"
+    _ = breaker.faulted(group, check: "month-days", signature: trap)
+    _ = breaker.faulted(group, check: "month-days", signature: trap)
+    breaker.completed(group)
+    #expect(breaker.faulted(group, check: "month-days", signature: trap) == nil)
+    #expect(breaker.faulted(group, check: "month-days", signature: trap) == nil)
+    // A different function: a new streak of one.
+    #expect(breaker.faulted(group, check: "month-days", signature: "hang in X.y() at X.swift:1") == nil)
+    #expect(breaker.faulted(group, check: "month-days", signature: trap) == nil)
+    #expect(breaker.trips.isEmpty)
+  }
+
+  @Test("a signature that tripped one calendar trips another of the same check at its first fault, and no other check")
+  func knownSignature() {
+    var breaker = Breaker(threshold: 3)
+    for _ in 0..<3 { _ = breaker.faulted("same-day-closing · buddhist", check: "same-day-closing", signature: trap) }
+    let second = breaker.faulted("same-day-closing · chinese", check: "same-day-closing", signature: trap)
+    #expect(second?.faults == 1)
+    #expect(second?.reason.contains("another calendar of this check") == true)
+    // Other calendars without a fault are untouched; so is another check.
+    #expect(breaker.trip("same-day-closing · gregorian") == nil)
+    #expect(breaker.faulted("range-roles · chinese", check: "range-roles", signature: trap) == nil)
+    #expect(Breaker.group(CaseID(check: "return-clamp", zone: "UTC")) == "return-clamp")
+  }
+
+  @Test("limits: 50 × the slowest case of the check, at least the floor; 10 × in wall time; bad settings exit 2")
+  func limits() throws {
+    var limits = WorkerLimits(caseFloor: 1, jobFloor: 60)
+    #expect(limits.caseLimit("month-days") == CaseLimit(cpu: 1, wall: 10))
+    limits.observe("month-days", slowestCaseCPU: 0.004, jobSeconds: 2)
+    #expect(limits.caseLimit("month-days") == CaseLimit(cpu: 1, wall: 10))
+    limits.observe("month-days", slowestCaseCPU: 0.1, jobSeconds: 5)
+    limits.observe("month-days", slowestCaseCPU: 0.05, jobSeconds: 1)
+    #expect(limits.caseLimit("month-days") == CaseLimit(cpu: 5, wall: 50))
+    // 20 × the longest request (100 s) over the floor and over twice the wall limit + 10 s.
+    #expect(limits.jobLimit("month-days") == 110)
+    #expect(limits.caseLimit("leading-blanks") == CaseLimit(cpu: 1, wall: 10))
+    let fromEnvironment = try WorkerLimits.fromEnvironment(["CONFORMANCE_CASE_TIMEOUT": "0.5"])
+    #expect(fromEnvironment.caseLimit("x") == CaseLimit(cpu: 0.5, wall: 5))
+    #expect(throws: InputError.self) { try WorkerLimits.fromEnvironment(["CONFORMANCE_STEP_TIMEOUT": "-1"]) }
+  }
+
+  @Test("a fault's signature is what stopped the case and the executable's frame, without the column")
+  func signatures() {
+    // Swift 6.3's backtracer, abridged: a hang stopped in ICU, called from the subject.
+    let hang = CrashReport("""
+      *** Program crashed: Aborted at 0x00000000000041ae ***
+
+      Thread 0 "conformance" crashed:
+
+        0      0x00007f0000000001 icu_76::(anonymous namespace)::startOfYear(int, UErrorCode&) + 40 in libFoundationInternationalization.so
+        1 [ra] 0x00005600000000a2 specialized Fault.inject(_:) + 900 in conformance at /w/Sources/Conformance/Running/Fault.swift:60:18
+        2 [ra] 0x00005600000000b3 static Runner.evaluate(_:step:check:context:triage:) + 512 in conformance at /w/Runner.swift:98:20
+      """)
+    #expect(hang.frame == "icu_76::(anonymous namespace)::startOfYear(int, UErrorCode&)")
+    #expect(hang.executableFrame == "specialized Fault.inject(_:) at Fault.swift:60:18")
+    let note = HangNote(step: 1, position: 2, cpuSeconds: 1.01, wallSeconds: 1.2,
+                        limit: CaseLimit(cpu: 1, wall: 10))
+    let fault = CaseFault(kind: .hung(note), crash: hang)
+    #expect(fault.signature == "hang in specialized Fault.inject(_:) at Fault.swift:60")
+    // The watchdog's own SIGABRT is not reported as the subject's message.
+    #expect(!fault.detail.contains { $0.hasPrefix("message:") })
+    #expect(fault.detail.contains("called from: specialized Fault.inject(_:) at Fault.swift:60:18"))
+    let trap = CaseFault(kind: .signal("SIGILL"), crash: CrashReport("Fatal error: boom\n"))
+    #expect(trap.signature == "trap (SIGILL): Fatal error: boom")
+    #expect(CaseFault(kind: .exited(3), crash: CrashReport("")).signature == "exit 3")
+  }
+}
+
+/// Faults everywhere in one check, or in one calendar of a check, against a clean run of the
+/// same selection, in worker processes.
+@Suite("Fault storms: every affected case reported, everything else as in a clean run", .serialized)
+struct FaultStormTests {
+  static let selection = ["--locales", "en_US", "--calendars", "gregorian,hebrew",
+                          "--time-zones", "UTC,Asia/Tehran", "--years", "2017...2017",
+                          "--checks", "leading-blanks,weekday-symbols,month-days", "--jobs", "2"]
+
+  struct Run {
+    var status: Int32
+    var summary: StatusCounts
+    var cases: [CaseRecord]
+    var isolation: IsolationSummary?
+    var checks: [String: StatusCounts]
+  }
+
+  static func run(fault: String?) throws -> Run {
+    let out = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-storm-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    var environment = ["CONFORMANCE_CASE_TIMEOUT": "0.5"]
+    if let fault { environment["CONFORMANCE_FAULT"] = fault }
+    let result = try Executable.run(selection + ["--out", out.path], environment: environment)
+    let record = try runRecord(out)
+    return Run(status: result.status, summary: record.summary, cases: try recordedCases(out),
+               isolation: record.run.isolation,
+               checks: Dictionary(uniqueKeysWithValues: record.checks.map { ($0.id, $0.counts) }))
+  }
+
+  static let clean = Result { try run(fault: nil) }
+
+  @Test("a storm costs its check (or calendar) alone", arguments: [
+    ("trap:*leading-blanks*", "leading-blanks", nil, "trap (SIGILL) in "),
+    ("hang:*weekday-symbols*", "weekday-symbols", nil, "hang in "),
+    // The real endless loop of Hebrew week intervals (in ICU 76), in one calendar only.
+    ("week-of-year:month-days|calendar=hebrew|*", "month-days", "hebrew", "hang in "),
+  ] as [(String, String, String?, String)])
+  func storm(fault: String, check: String, calendar: String?, signature: String) throws {
+    let clean = try Self.clean.get()
+    let storm = try Self.run(fault: fault)
+    func affected(_ record: CaseRecord) -> Bool {
+      record.id.check == check && (calendar == nil || record.id.calendar == calendar)
+    }
+    #expect(storm.status == 1)
+    // Every case outside the storm, record for record, and every other check's counts.
+    let (outside, cleanOutside) = (storm.cases.filter { !affected($0) }, clean.cases.filter { !affected($0) })
+    #expect(outside.count == cleanOutside.count)
+    let difference = zip(outside, cleanOutside).first { $0 != $1 }
+    #expect(difference == nil, "first difference: \(difference.map { "\($0.0.id)" } ?? "")")
+    for (id, counts) in clean.checks where id != check {
+      #expect(storm.checks[id] == counts, "\(id)")
+    }
+    // Inside: every case listed, errored, with the fault's signature; most not run.
+    let inside = storm.cases.filter(affected)
+    #expect(!inside.isEmpty)
+    #expect(storm.checks[check]?.total == clean.checks[check]?.total)
+    #expect(clean.checks[check]?.errored == 0)
+    // Outside is as clean (no errors), so the check's errored cases are the storm's, all listed.
+    #expect(storm.checks[check]?.errored == inside.count)
+    if calendar == nil { #expect(inside.count == clean.checks[check]?.total) }
+    for record in inside {
+      #expect(record.outcome.verdict == .errored, "\(record.id)")
+      let pattern = record.outcome.pattern
+      #expect(pattern.hasPrefix(signature) || pattern.hasPrefix("not run: \(signature)"),
+              "\(record.id): \(pattern) \(record.outcome.detail)")
+    }
+    let crashed = inside.filter { !$0.outcome.pattern.hasPrefix("not run") }
+    // The breaker: three in a row in the first calendar, then at most one more per calendar
+    // and worker (two workers may be in one calendar when it trips).
+    let calendars = Set(inside.compactMap(\.id.calendar)).count
+    #expect(crashed.count >= 3 && crashed.count <= 3 + 2 * calendars, "\(crashed.count) crashed")
+    let trips = storm.isolation?.trips ?? []
+    #expect(trips.map(\.group).sorted() == Set(inside.compactMap { Breaker.group($0.id) }).sorted())
+    #expect(trips.reduce(0) { $0 + $1.notRun } == inside.count - crashed.count)
+  }
+}
