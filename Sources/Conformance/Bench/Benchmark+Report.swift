@@ -24,6 +24,14 @@ extension Benchmark.Report {
     rows.append(("wall ≤ 0.6 × CPU", String(format: "%.2f ×", parallelism), parallelism <= 0.6))
     rows.append(("tables ≥ 10 × faster than direct", String(format: "%.1f ×", directOverTables),
                  directOverTables >= 10))
+    if let clean = storms.first {
+      for storm in storms.dropFirst() {
+        let ratio = storm.wall / max(clean.wall, 1e-9)
+        rows.append(("\(storm.name) ≤ 3 × the clean run, exit 1", String(
+          format: "%.1f s / %.1f s = %.1f ×, exit %d", storm.wall, clean.wall, ratio, storm.status),
+          ratio <= 3 && storm.status == 1))
+      }
+    }
     return rows
   }
 
@@ -48,6 +56,11 @@ extension Benchmark.Report {
                           + "oracle and check logic alone %.2f s vs %.2f s CPU (%.1f ×)",
                         sample.cases, sample.tablesWall, sample.directWall, sampleOracle.tables,
                         sampleOracle.direct, directOracleOverTables))
+    for storm in storms {
+      lines.append(String(format: "  %@ %@: %.1f s wall, exit %d, %d errored (%d not run)",
+                          storm.name.padding(toLength: 10, withPad: " ", startingAt: 0),
+                          storm.fault ?? "no fault", storm.wall, storm.status, storm.errored, storm.notRun))
+    }
     for target in targets {
       lines.append("  \(target.met ? "✔" : "✘") \(target.name): \(target.value)")
     }
@@ -90,6 +103,11 @@ extension Benchmark.Report {
         ("oracleDirectCPUSeconds", .double(sampleOracle.direct)),
       ])),
       ("peakResidentMB", .double(peakMB)),
+      ("storms", .array(storms.map {
+        .object([("name", .string($0.name)), ("fault", $0.fault.map { .string($0) } ?? .null),
+                 ("wallSeconds", .double($0.wall)), ("exitStatus", .int(Int($0.status))),
+                 ("errored", .int($0.errored)), ("notRun", .int($0.notRun))])
+      })),
       ("ratios", .object([
         ("cpuOverSubjectOnly", .double(overhead)), ("wallOverCPU", .double(parallelism)),
         ("directOverTables", .double(directOverTables)),

@@ -14,7 +14,20 @@ import ICUOracle
 ///    arguments; that figure runs on caches the case has just warmed (a `DateFormatter`'s
 ///    locale data, a calendar's first symbols), so it reads low and is reported beside it.
 /// 4. The direct oracle against the tables on a fixed sample of the core corpus.
+/// 5. Fault storms: the core corpus as `conformance` runs it (worker processes), clean, then
+///    with every `leading-blanks` case trapping and every `same-day-closing` case hanging.
 public enum Benchmark {
+  /// One run of this executable on the core corpus in worker processes, maybe with a fault.
+  public struct StormRun: Sendable {
+    public var name: String
+    public var fault: String?
+    public var wall: Double
+    public var status: Int32
+    public var errored: Int
+    /// Cases the breaker reported "not run".
+    public var notRun: Int
+  }
+
   /// One measured run.
   public struct Phase: Sendable {
     public var name: String
@@ -60,6 +73,8 @@ public enum Benchmark {
     public var sampleOracle: (tables: Double, direct: Double)
     public var directOracleOverTables: Double { sampleOracle.direct / max(sampleOracle.tables, 1e-9) }
     public var peakMB: Double
+    /// The clean run first, then the storms.
+    public var storms: [StormRun] = []
 
     var measured: Phase { full ?? core }
     /// Harness CPU over subject-only CPU (target ≤ 1.3).
@@ -164,6 +179,17 @@ public enum Benchmark {
                tables.cases, tables.wall, direct.wall, direct.wall / max(tables.wall, 1e-9),
                oracle.tables, oracle.direct, oracle.direct / max(oracle.tables, 1e-9)))
 
+    let peak = ResidentMemory.read().peak
+    var storms: [StormRun] = []
+    for (name, fault) in [("clean", nil), ("trap storm", "trap:*leading-blanks*"),
+                          ("hang storm", "hang:*same-day-closing*")] as [(String, String?)] {
+      let run = try storm(name, fault: fault, corporaDirectory: corporaDirectory, jobs: jobs,
+                          out: scratch.appendingPathComponent("storm-\(storms.count)"))
+      storms.append(run)
+      log(String(format: "%@ (%@): %.1f s, exit %d, %d errored (%d not run)", name,
+                 fault ?? "no fault", run.wall, run.status, run.errored, run.notRun))
+    }
+
     return Report(
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
       jobs: jobs, quick: quick, core: corePhase, full: fullPhase, subjectCPU: loop.subject,
@@ -171,7 +197,33 @@ public enum Benchmark {
       evaluateCPU: loop.evaluate, perCheck: loop.perCheck,
       sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
       sampleOracle: oracle,
-      peakMB: ResidentMemory.read().peak)
+      peakMB: peak, storms: storms)
+  }
+
+  /// `conformance --out …` on the core corpus in a process of its own (worker processes, as
+  /// a user runs it), with `CONFORMANCE_FAULT=fault`.
+  static func storm(_ name: String, fault: String?, corporaDirectory: URL, jobs: Int, out: URL)
+    throws -> StormRun
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["--corpora", corporaDirectory.path, "--jobs", String(jobs), "--out", out.path]
+    var environment = ProcessInfo.processInfo.environment
+    environment["CONFORMANCE_FAULT"] = fault
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let clock = ContinuousClock.now
+    try process.run()
+    process.waitUntilExit()
+    let wall = (ContinuousClock.now - clock).seconds
+    guard [0, 1].contains(process.terminationStatus) else {
+      throw HarnessError("bench: the \(name) run exited \(process.terminationStatus)")
+    }
+    let record = try ResultsDirectory(out, role: "bench", as: RunRecord.self).record
+    return StormRun(name: name, fault: fault, wall: wall, status: process.terminationStatus,
+                    errored: record.summary.errored,
+                    notRun: record.run.isolation?.trips.reduce(0) { $0 + $1.notRun } ?? 0)
   }
 
   /// The subject-only loop's figures: totals and, per check, where the subject's time goes.
