@@ -94,7 +94,7 @@ public final class IsolatedRunner: Sendable {
 
   /// Runs every step; returns the limits used and what the breaker stopped.
   func run(_ handler: EventHandler) throws -> IsolationSummary {
-    let token = Interruption.register { [self] in cancel() }
+    let token = Interruption.register { [self] in cancel(killing: true) }
     defer { Interruption.unregister(token) }
     // A request written to a worker that just died must fail as EPIPE, which `ask` reports
     // as the worker's death, rather than kill this process with SIGPIPE.
@@ -112,20 +112,24 @@ public final class IsolatedRunner: Sendable {
       guard let record = take(position) else { break }
       handler(Event(.stepEnded(record)))
     }
-    cancel()
+    // Done: the slots let their idle workers end on their own (closing stdin), so each one
+    // exits normally, with its exit handlers (a sanitizer's leak report) run.
+    cancel(killing: false)
     finished.wait()
     if let error = schedule.update({ $0.failure }) { throw error }
     return schedule.update { $0.limits.summary(checks: plan.checks.map(\.id), breaker: $0.breaker) }
   }
 
-  /// Stops handing out work and kills the live workers, so a slot waiting on a hung one
-  /// returns at once.
-  private func cancel() {
+  /// Stops handing out work; on an interruption also kills the live workers, so a slot
+  /// waiting on a hung one returns at once.
+  private func cancel(killing: Bool) {
     let live = schedule.update { state in
       state.cancelled = true
       return Array(state.processes.values)
     }
-    for pid in live { WorkerProcess.kill(pid) }
+    if killing {
+      for pid in live { WorkerProcess.kill(pid) }
+    }
   }
 
   // MARK: Scheduling
