@@ -62,6 +62,19 @@ public enum DateTexts {
     return formatter.string(from: date)
   }
 
+  /// Whatever reads seed 004's field back: the same formatter's `date(from:)`. `nil` when
+  /// the text names no instant in the zone (the day's midnight is skipped). `zone` is for
+  /// the self-test's mutant that reads in another zone; the seed's is the calendar's.
+  public static func fieldDate(_ text: String, calendar: Calendar, locale: Locale,
+                               zone: TimeZone? = nil) -> Date? {
+    let formatter = DateFormatter()
+    formatter.locale = locale
+    formatter.calendar = calendar
+    formatter.timeZone = zone ?? calendar.timeZone
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter.date(from: text)
+  }
+
   /// Seed 001's `format(_:_:)`: the style with the view's calendar, zone and locale.
   static func style(_ base: Date.FormatStyle, _ calendar: Calendar, _ locale: Locale)
     -> Date.FormatStyle

@@ -110,8 +110,8 @@ enum Help {
                               (default: core)
       --checks <list>         all, or a comma list of: leading-blanks, weekday-symbols,
                               same-day-closing, range-roles, month-days, month-paging,
-                              stay-nights, return-clamp, date-text, disclosure,
-                              calendar-invariants (default: all)
+                              stay-nights, return-clamp, date-text, field-roundtrip,
+                              disclosure, calendar-invariants (default: all)
       --years <A...B>         the window of Gregorian years swept (default: 1970...2037)
       --transitions <sample>  all, or shapes (first and last of each kind of transition per
                               zone) (default: shapes for core zones, all otherwise)

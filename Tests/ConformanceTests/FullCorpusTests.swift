@@ -205,3 +205,68 @@ struct TriageTests {
       && result.review.triageExpected != result.outcome.actual)
   }
 }
+
+/// `field-roundtrip` (seed 004) on days whose answers are public facts: Brazil's DST began at
+/// midnight on 2018-11-04 (tz: America/Sao_Paulo, -03 → -02), Cuba's ended on 2020-11-01 at
+/// 01:00, back to 00:00 (America/Havana, -04 → -05), and the Buddhist era is the Gregorian
+/// year + 543.
+@Suite("The field read back")
+struct FieldRoundtripTests {
+  func evaluate(_ text: String, zones: [String], calendars: [String] = ["gregorian"],
+                year: Int, subject: Subject = .pickerLogic) throws -> Outcome {
+    let corpus = try smallCorpus(locales: ["en_US"], calendars: calendars, zones: zones, years: year...year)
+    let id = try CaseID(parsing: text)
+    let check = try #require(CheckCatalog.check(id.check))
+    return Runner.evaluate(id, check: check, context: EvaluationContext(corpus: corpus, subject: subject))
+  }
+
+  @Test("America/Sao_Paulo 2018-11-04 has no midnight: the seed's formatter reads its field back as nothing")
+  func skippedMidnight() throws {
+    let outcome = try evaluate(
+      "field-roundtrip|calendar=gregorian|zone=America/Sao_Paulo|month=2018-11-01|variant=same-formatter",
+      zones: ["America/Sao_Paulo"], year: 2018)
+    #expect(outcome.verdict == .failed)
+    #expect(outcome.pattern == "the field does not read back: the day has no midnight")
+    #expect(outcome.expected == .list([.string("2018-11-01: 2018-11-01T00:00:00-03:00"),
+                                       .string("2018-11-04: 2018-11-04T01:00:00-02:00")]))
+    #expect(outcome.actual == .list([.string("2018-11-01: 2018-11-01T00:00:00-03:00"),
+                                     .string("2018-11-04: nothing")]))
+    // The ISO reader has no zone to trip on.
+    let iso = try evaluate(
+      "field-roundtrip|calendar=gregorian|zone=America/Sao_Paulo|month=2018-11-01|variant=iso8601",
+      zones: ["America/Sao_Paulo"], year: 2018)
+    #expect(iso.verdict == .passed, "\(iso.actual)")
+  }
+
+  @Test("America/Havana 2020-11-01 has two midnights: the field reads back at the second, an hour late")
+  func repeatedMidnight() throws {
+    let outcome = try evaluate(
+      "field-roundtrip|calendar=gregorian|zone=America/Havana|month=2020-11-01|variant=same-formatter",
+      zones: ["America/Havana"], year: 2020)
+    #expect(outcome.pattern == "the field reads back at another instant than the day's first")
+    #expect(outcome.expected == .list([.string("2020-11-01: 2020-11-01T00:00:00-04:00")]))
+    #expect(outcome.actual == .list([.string("2020-11-01: 2020-11-01T00:00:00-05:00")]))
+  }
+
+  @Test("a Buddhist field is another year to an ISO 8601 reader, and reads back right with its own formatter")
+  func buddhistYear() throws {
+    let iso = try evaluate("field-roundtrip|calendar=buddhist|zone=UTC|month=2021-01-01|variant=iso8601",
+                           zones: ["UTC"], calendars: ["buddhist"], year: 2021)
+    #expect(iso.pattern == "an ISO 8601 reader takes the field for another year")
+    #expect(iso.actual == .list([.string("2021-01-01: 2564-01-01")]))
+    let same = try evaluate("field-roundtrip|calendar=buddhist|zone=UTC|month=2021-01-01|variant=same-formatter",
+                            zones: ["UTC"], calendars: ["buddhist"], year: 2021)
+    #expect(same.verdict == .passed, "\(same.actual)")
+  }
+
+  @Test("the self-test's mutant that reads the field in UTC reads São Paulo's days back as the day before")
+  func mutant() throws {
+    let mutant = try #require(Mutant.all.first { $0.name == "field-read-in-utc" })
+    let outcome = try evaluate(
+      "field-roundtrip|calendar=gregorian|zone=America/Sao_Paulo|month=2018-11-01|variant=same-formatter",
+      zones: ["America/Sao_Paulo"], year: 2018, subject: mutant.make(.pickerLogic))
+    #expect(outcome.pattern == "the field reads back as another day")
+    #expect(outcome.actual == .list([.string("2018-11-01: 2018-10-31T21:00:00-03:00"),
+                                     .string("2018-11-04: 2018-11-03T21:00:00-03:00")]))
+  }
+}

@@ -60,6 +60,7 @@ public enum CheckCatalog {
   public static let all: [any Check] = [
     LeadingBlanksCheck(), WeekdaySymbolsCheck(), SameDayClosingCheck(), RangeRolesCheck(),
     MonthDaysCheck(), MonthPagingCheck(), StayNightsCheck(), ReturnClampCheck(), DateTextCheck(),
+    FieldRoundtripCheck(),
     DisclosureCheck(), CalendarInvariantsCheck(),
   ]
 

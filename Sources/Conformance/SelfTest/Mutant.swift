@@ -99,5 +99,13 @@ public struct Mutant: Sendable {
       }
       return subject
     },
+    Mutant(name: "field-read-in-utc",
+           mistake: "the field read back by a formatter left in UTC, not the zone that wrote it") { base in
+      var subject = base
+      subject.fieldDate = { text, calendar, locale in
+        DateTexts.fieldDate(text, calendar: calendar, locale: locale, zone: TimeZone(identifier: "UTC"))
+      }
+      return subject
+    },
   ]
 }

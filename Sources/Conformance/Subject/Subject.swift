@@ -23,6 +23,8 @@ public struct Subject: Sendable {
   public var clampedReturn: @Sendable (_ comeback: Date, _ departure: Date) -> Date
   public var text: @Sendable (_ kind: DateText, _ date: Date, _ calendar: Calendar,
                               _ locale: Locale) -> String
+  /// Seed 004's field read back by the formatter that wrote it.
+  public var fieldDate: @Sendable (_ text: String, _ calendar: Calendar, _ locale: Locale) -> Date?
   /// Drives a disclosure row through taps and selections; one snapshot after each action.
   public var disclosure: @Sendable (_ kind: DisclosureRow.Kind, _ start: Date,
                                     _ actions: [DisclosureAction], _ calendar: Calendar,
@@ -41,6 +43,7 @@ public struct Subject: Sendable {
     nights: { CalendarRangeSelectorLogic.nights(from: $0, to: $1, calendar: $2) },
     clampedReturn: { InlineDatePickerDisclosureRule.clampedReturn($0, departure: $1) },
     text: { kind, date, calendar, locale in kind.render(date, calendar, locale) },
+    fieldDate: { DateTexts.fieldDate($0, calendar: $1, locale: $2) },
     disclosure: { kind, start, actions, calendar, locale in
       var row = DisclosureRow(kind: kind, selection: start)
       var snapshots = [DisclosureSnapshot(row, calendar, locale)]

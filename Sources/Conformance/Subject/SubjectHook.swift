@@ -22,7 +22,7 @@ extension Subject {
   /// The subject's functions, one slot each for a hook's bookkeeping.
   enum Function: Int, CaseIterable {
     case leadingBlanks, weekdaySymbols, closes, selecting, role, days, paging, nights
-    case clampedReturn, text, disclosure
+    case clampedReturn, text, fieldDate, disclosure
   }
 
   /// This subject with every call passed through `hook` (dates first in each key, so that
@@ -74,6 +74,11 @@ extension Subject {
     subject.text = { kind, date, calendar, locale in
       hook.answer(.text, Arguments(date, kind, calendar, locale)) {
         base.text(kind, date, calendar, locale)
+      }
+    }
+    subject.fieldDate = { text, calendar, locale in
+      hook.answer(.fieldDate, Arguments(text, calendar, locale, none)) {
+        base.fieldDate(text, calendar, locale)
       }
     }
     subject.disclosure = { kind, start, actions, calendar, locale in

@@ -1,0 +1,136 @@
+import Foundation
+import ICUOracle
+
+/// `field-roundtrip` (seed 004): the text field's `yyyy-MM-dd`, read back, must give the
+/// picked local day.
+///
+/// Two readers (the variants): the formatter that wrote the field (`date(from:)`, what the app does when it
+/// reads its own field) must give the day's first instant, as libicu places it in the zone;
+/// an ISO 8601 reader (a server, a web form: ASCII digits, Gregorian) must give the day's
+/// Gregorian date. The days are those a zone transition falls on (where midnight may be
+/// skipped, as in America/Sao_Paulo on 2018-11-04, or repeated, as in America/Havana on
+/// 2020-11-01) and the month's first day as a control, in the transition months of each
+/// zone. The field is written in `en_US` (ASCII digits; `date-text`'s `field-iso8601` checks
+/// every locale's digits), in the case's calendar: a Buddhist year reads as another year.
+public struct FieldRoundtripCheck: Check {
+  public let id = "field-roundtrip"
+  public let summary =
+    "seed 004's yyyy-MM-dd field read back by its own formatter and by an ISO 8601 reader vs the picked day's first instant and Gregorian date (libicu)"
+  public let seeds = ["004"]
+  public let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
+  public let groupDimensions: [Dimension] = [.calendar, .zone]
+  public let monthCoverage = MonthCoverage.transitionMonths
+  /// One reader a case: the formatter's reading depends on the zone's rules (and tz data),
+  /// the ISO reader's only on the text, so each failure triages on its own.
+  public let variants = Reader.allCases.map(\.rawValue)
+
+  /// The user's locale the field is written in.
+  static let locale = "en_US"
+
+  public init() {}
+
+  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    guard let calendarID = id.calendar, let zone = id.zone, let variant = id.variant,
+      let reader = Reader(rawValue: variant)
+    else {
+      throw HarnessError("\(id): field-roundtrip needs calendar, zone and a known variant")
+    }
+    let month = try context.month(of: id)
+    let geometry = try context.oracle.geometry(of: month, calendar: calendarID, zone: zone, days: true)
+    let calendar = try context.calendars.calendar(calendarID, zone: zone, locale: Self.locale)
+    let locale = calendar.locale ?? Locale(identifier: Self.locale)
+    let timeline = try context.oracle.timeline(zone)
+    let transitions = try timeline.transitions(from: geometry.firstInstant, to: geometry.endInstant)
+    let days = geometry.days.enumerated().filter { index, day in
+      index == 0 || transitions.contains { day.start <= $0.instant && $0.instant < day.end }
+    }.map(\.element)
+
+    var expected: [Value] = []
+    var actual: [Value] = []
+    var findings: [Finding] = []
+    var texts: [String] = []
+    for day in days {
+      // The picked instant: the middle of the day, where no transition falls.
+      let picked = EvaluationContext.date((day.start + day.end) / 2)
+      let text = context.subject.text(.field, picked, calendar, locale)
+      texts.append("\(day.day) '\(text)'")
+      switch reader {
+      case .sameFormatter:
+        let readBack = context.subject.fieldDate(text, calendar, locale).map(EvaluationContext.millis)
+        expected.append(.string("\(day.day): \(try timeline.isoText(at: day.start))"))
+        actual.append(.string("\(day.day): "
+          + (try readBack.map { (millis) throws(ICUError) in try timeline.isoText(at: millis) } ?? "nothing")))
+        if let readBack {
+          if try timeline.localDay(at: readBack) != day.day {
+            findings.append(.otherDay)
+          } else if readBack != day.start {
+            findings.append(.otherInstant)
+          }
+        } else {
+          findings.append(try Self.startsAfterMidnight(day.start, timeline) ? .noMidnight : .noReading)
+        }
+      case .iso8601:
+        let iso = Self.isoDay(text)
+        expected.append(.string("\(day.day): \(day.day)"))
+        actual.append(.string("\(day.day): \(iso?.description ?? "nothing")"))
+        if let iso, iso != day.day {
+          findings.append(iso.gregorian.year != day.day.gregorian.year ? .isoOtherYear : .isoOtherDate)
+        } else if iso == nil {
+          findings.append(.isoUnreadable)
+        }
+      }
+    }
+    let kinds = Set(transitions.flatMap(\.kinds)).sorted().map(\.rawValue)
+    return context.recorded(.comparing(
+      expected: .list(expected), actual: .list(actual),
+      pattern: findings.min().map(\.text) ?? "",
+      detail: [
+        reader == .sameFormatter
+          ? "read back by the formatter that wrote it: each day's first instant is expected"
+          : "read as an ISO 8601 date (ASCII digits, Gregorian): each day's date is expected",
+        "fields: " + texts.joined(separator: ", "),
+        "days: the month's first and those a transition falls on (\(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")))",
+        "written with yyyy-MM-dd in \(Self.locale), calendar \(calendarID), zone \(zone)",
+      ])) { (.list(expected), .list(actual)) }
+  }
+
+  /// Who reads the field back.
+  enum Reader: String, CaseIterable {
+    /// The app, with the formatter that wrote the field.
+    case sameFormatter = "same-formatter"
+    /// A server or a web form: ISO 8601.
+    case iso8601
+  }
+
+  /// What went wrong on a day, most telling first.
+  enum Finding: Int, Comparable {
+    case noMidnight, noReading, otherDay, otherInstant, isoOtherYear, isoOtherDate, isoUnreadable
+
+    static func < (a: Finding, b: Finding) -> Bool { a.rawValue < b.rawValue }
+
+    var text: String {
+      switch self {
+      case .noMidnight: "the field does not read back: the day has no midnight"
+      case .noReading: "the field does not read back"
+      case .otherDay: "the field reads back as another day"
+      case .otherInstant: "the field reads back at another instant than the day's first"
+      case .isoOtherYear: "an ISO 8601 reader takes the field for another year"
+      case .isoOtherDate: "an ISO 8601 reader takes the field for another date"
+      case .isoUnreadable: "an ISO 8601 reader cannot read the field"
+      }
+    }
+  }
+
+  /// The date an ISO 8601 reader takes `text` for: exactly `YYYY-MM-DD` in ASCII digits, a
+  /// valid Gregorian date; `nil` otherwise.
+  static func isoDay(_ text: String) -> LocalDay? {
+    guard text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "-" }) else { return nil }
+    return LocalDay(isoText: text)
+  }
+
+  /// Whether a day's first instant is later than its midnight (the zone skips midnight).
+  static func startsAfterMidnight(_ start: Double, _ timeline: any ZoneClock) throws(ICUError) -> Bool {
+    let local = start + Double(try timeline.offset(at: start).total)
+    return local.truncatingRemainder(dividingBy: 86_400_000) != 0
+  }
+}
