@@ -8,6 +8,8 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .executable(name: "conformance", targets: ["ConformanceCLI"]),
+    // Sweeping a subject of your own from a Swift Testing test (README, "Your own logic").
+    .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
   ],
   targets: [
     // Link-only: the module map names a header with no ICU includes, so no Swift module
@@ -36,6 +38,7 @@ let package = Package(
     // import the library `Conformance` (the names differ only in case).
     .executableTarget(name: "ConformanceCLI", dependencies: ["Conformance"],
                       path: "Sources/conformance"),
+    .target(name: "ConformanceKit", dependencies: ["Conformance", "PickerLogic"]),
     .testTarget(name: "PickerLogicTests", dependencies: ["PickerLogic"]),
     .testTarget(name: "ICUOracleTests", dependencies: ["ICUOracle"]),
     // ConformanceCLI is a dependency so that `swift test` builds the executable the CLI

@@ -270,3 +270,26 @@ struct FieldRoundtripTests {
                                      .string("2018-11-04: 2018-11-03T21:00:00-03:00")]))
   }
 }
+
+@Suite("A subject of one's own")
+struct SubjectFunctionsTests {
+  @Test("a check whose function the subject lacks is skipped with that reason; the others run")
+  func missingFunctions() throws {
+    var mine = SubjectFunctions(name: "Mine")
+    mine.leadingBlanks = { month, calendar in
+      CalendarRangeSelectorLogic.leadingBlanks(inMonthOf: month, calendar: calendar)
+    }
+    let subject = mine.subject
+    #expect(subject.missing == Set(Subject.Function.allCases).subtracting([.leadingBlanks]))
+    let corpus = try smallCorpus(locales: ["en_US"], calendars: ["gregorian"], zones: ["UTC"],
+                                 years: 2021...2021)
+    let tally = sweep(corpus, checks: ["leading-blanks", "weekday-symbols", "range-roles"], subject: subject)
+    let counts = tally.checkCounts
+    // The seeds' own leading blanks: every case passes (12 months × first weekdays 1…7).
+    #expect(counts["leading-blanks"]?.passed == 84)
+    #expect(counts["weekday-symbols"].map { $0.skipped == $0.total && $0.total > 0 } == true)
+    #expect(counts["range-roles"].map { $0.skipped == $0.total && $0.total > 0 } == true)
+    #expect(tally.skipReasons["the subject Mine has no weekdaySymbols function"] != nil)
+    #expect(tally.skipReasons["the subject Mine has no selecting function"] != nil)
+  }
+}

@@ -15,6 +15,7 @@ public struct CalendarInvariantsCheck: Check {
   public let summary =
     "Foundation's months in any calendar: contiguous days, weekdays advancing by one, months tiling the year"
   public let seeds = ["001"]
+  public let subjectFunctions: [Subject.Function] = [.days]
   public let dimensions: [Dimension] = [.calendar, .variant]
   public let groupDimensions: [Dimension] = [.calendar]
   public let needsOracleCalendar = false

@@ -40,6 +40,9 @@ public protocol Check: Sendable {
   func variants(in corpus: Corpus) -> [String]
   /// The variants of one step; by default all of `variants(in:)`.
   func variants(for group: CaseID, in corpus: Corpus) -> [String]
+  /// The subject's functions the check calls: a subject missing one has the check's cases
+  /// skipped.
+  var subjectFunctions: [Subject.Function] { get }
   /// Whether the check needs libicu's model of the calendar (false for invariant checks,
   /// which also run on calendars only Foundation has).
   var needsOracleCalendar: Bool { get }

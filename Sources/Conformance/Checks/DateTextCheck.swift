@@ -18,6 +18,7 @@ public struct DateTextCheck: Check {
   public let summary =
     "texts of seeds 000/001/003/004 (row, titles, labels, header, yyyy-MM-dd field) vs udat_format in the same locale and calendar"
   public let seeds = ["000", "001", "003", "004"]
+  public let subjectFunctions: [Subject.Function] = [.text]
   public let dimensions: [Dimension] = [.locale, .calendar, .variant]
   public let groupDimensions: [Dimension] = [.locale, .calendar]
   public let variants = DateText.allCases.map(\.rawValue)

@@ -14,6 +14,7 @@ public struct DisclosureCheck: Check {
   public let summary =
     "disclosure rows of seeds 000/002/003: expanded state and label after taps and picks"
   public let seeds = ["000", "002", "003"]
+  public let subjectFunctions: [Subject.Function] = [.disclosure]
   public let dimensions: [Dimension] = [.calendar, .variant]
   public let groupDimensions: [Dimension] = [.calendar]
   public let variants = DisclosureRow.Kind.allCases.map(\.rawValue)

@@ -17,6 +17,7 @@ public struct FieldRoundtripCheck: Check {
   public let summary =
     "seed 004's yyyy-MM-dd field read back by its own formatter and by an ISO 8601 reader vs the picked day's first instant and Gregorian date (libicu)"
   public let seeds = ["004"]
+  public let subjectFunctions: [Subject.Function] = [.text, .fieldDate]
   public let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
   public let monthCoverage = MonthCoverage.transitionMonths

@@ -11,6 +11,7 @@ public struct LeadingBlanksCheck: Check {
   public let summary =
     "blank cells before day 1 (seed 001 leadingBlanks) vs libicu's weekday of local day 1"
   public let seeds = ["001"]
+  public let subjectFunctions: [Subject.Function] = [.leadingBlanks]
   public let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
 

@@ -12,6 +12,7 @@ public struct MonthDaysCheck: Check {
   public let summary =
     "days(inMonthOf:) (seed 001) vs libicu's existing local days and their first instants"
   public let seeds = ["001"]
+  public let subjectFunctions: [Subject.Function] = [.days]
   public let dimensions: [Dimension] = [.calendar, .zone, .month]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
 

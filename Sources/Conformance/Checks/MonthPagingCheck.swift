@@ -13,6 +13,7 @@ public struct MonthPagingCheck: Check {
   public let summary =
     "month buttons, date(byAdding: .month, ±1) (seed 001), vs libicu's previous and next month"
   public let seeds = ["001"]
+  public let subjectFunctions: [Subject.Function] = [.paging]
   public let dimensions: [Dimension] = [.calendar, .zone, .month]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
 

@@ -21,6 +21,7 @@ public struct RangeRolesCheck: Check {
   public let summary =
     "selecting + role of the month's cells (seed 001) vs the seed's rules over libicu's local days"
   public let seeds = ["001"]
+  public let subjectFunctions: [Subject.Function] = [.selecting, .role]
   public let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
   public let monthCoverage = MonthCoverage.transitionMonths

@@ -14,6 +14,7 @@ public struct ReturnClampCheck: Check {
   public let summary =
     "the return date follows the departure only when the departure's day passes it (seed 000 demo), by libicu's local days"
   public let seeds = ["000"]
+  public let subjectFunctions: [Subject.Function] = [.clampedReturn]
   public let dimensions: [Dimension] = [.zone, .month]
   public let groupDimensions: [Dimension] = [.zone]
   public let monthCoverage = MonthCoverage.transitionMonths

@@ -15,6 +15,7 @@ public struct SameDayClosingCheck: Check {
   public let summary =
     "closes(from:to:in:) (seed 000) for instant pairs around midnights and transitions vs libicu's local dates"
   public let seeds = ["000"]
+  public let subjectFunctions: [Subject.Function] = [.closes]
   public let dimensions: [Dimension] = [.calendar, .zone, .month]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
   public let monthCoverage = MonthCoverage.transitionMonths

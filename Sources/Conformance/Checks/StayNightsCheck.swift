@@ -16,6 +16,7 @@ public struct StayNightsCheck: Check {
   public let summary =
     "the \"N nights\" summary (seed 001 demo) vs libicu's day difference between the picked days"
   public let seeds = ["001"]
+  public let subjectFunctions: [Subject.Function] = [.nights]
   public let dimensions: [Dimension] = [.calendar, .zone, .month]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
   public let monthCoverage = MonthCoverage.transitionMonths

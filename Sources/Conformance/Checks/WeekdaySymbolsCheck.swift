@@ -11,6 +11,7 @@ public struct WeekdaySymbolsCheck: Check {
   public let summary =
     "column headers (seed 001 weekdaySymbols) vs libicu's standalone narrow symbols rotated to the first weekday"
   public let seeds = ["001"]
+  public let subjectFunctions: [Subject.Function] = [.weekdaySymbols]
   public let dimensions: [Dimension] = [.locale, .calendar, .firstWeekday]
   public let groupDimensions: [Dimension] = [.locale, .calendar]
 

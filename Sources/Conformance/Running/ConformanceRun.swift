@@ -14,6 +14,9 @@ public enum ConformanceRun {
     public var timing = Timing()
     /// Cases evaluated.
     public var cases = 0
+    /// The run's failure clusters, new failures and unexpected passes first (what a test
+    /// target reports, one issue each).
+    public var clusters: [FailureCluster] = []
   }
 
   /// Seconds spent in each part of a run (wall unless marked CPU).
@@ -75,6 +78,7 @@ public enum ConformanceRun {
       var result = summarize(tally, directory: directory, failOn: options.failOn)
       result.timing = timing
       result.cases = tally.totals.total
+      result.clusters = tally.clusters.byUrgency
       return result
     } catch {
       directory.discard(staging)

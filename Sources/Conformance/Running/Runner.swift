@@ -78,6 +78,9 @@ public struct Runner: Sendable {
   public static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext)
     -> Outcome
   {
+    if let absent = check.subjectFunctions.first(where: context.subject.missing.contains) {
+      return .skipped("the subject \(context.subject.name) has no \(absent) function")
+    }
     do {
       return try check.evaluate(id, in: context)
     } catch let unavailable as SubjectUnavailable {

@@ -30,6 +30,34 @@ public struct Subject: Sendable {
                                     _ actions: [DisclosureAction], _ calendar: Calendar,
                                     _ locale: Locale) -> [DisclosureSnapshot]
 
+  /// The subject's functions by name: what a check calls (`Check.subjectFunctions`), what a
+  /// subject may lack (`missing`), one slot each for a hook's bookkeeping.
+  public enum Function: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case leadingBlanks, weekdaySymbols, closes, selecting, role, days, paging, nights
+    case clampedReturn, text, fieldDate, disclosure
+
+    public var description: String {
+      switch self {
+      case .leadingBlanks: "leadingBlanks"
+      case .weekdaySymbols: "weekdaySymbols"
+      case .closes: "closes"
+      case .selecting: "selecting"
+      case .role: "role"
+      case .days: "days"
+      case .paging: "paging"
+      case .nights: "nights"
+      case .clampedReturn: "clampedReturn"
+      case .text: "text"
+      case .fieldDate: "fieldDate"
+      case .disclosure: "disclosure"
+      }
+    }
+  }
+
+  /// Functions this subject does not provide: the cases of a check that calls one are
+  /// skipped with that reason (a team's own subject may cover part of the seeds' logic).
+  public var missing: Set<Function> = []
+
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
   public static let pickerLogic = Subject(
     name: "PickerLogic",

@@ -19,12 +19,6 @@ struct Arguments<A: Equatable & Sendable, B: Equatable & Sendable, C: Equatable 
 struct NoArgument: Equatable, Sendable {}
 
 extension Subject {
-  /// The subject's functions, one slot each for a hook's bookkeeping.
-  enum Function: Int, CaseIterable {
-    case leadingBlanks, weekdaySymbols, closes, selecting, role, days, paging, nights
-    case clampedReturn, text, fieldDate, disclosure
-  }
-
   /// This subject with every call passed through `hook` (dates first in each key, so that
   /// comparing keys stops early).
   func intercepted<Hook: SubjectHook>(by hook: Hook, name: String) -> Subject {

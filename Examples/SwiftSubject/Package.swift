@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+// A team's own date-picker math, swept by the harness from a Swift Testing test: depend on
+// ConformanceKit (here by path, from the harness's repository) and write one test.
+import PackageDescription
+
+let package = Package(
+  name: "MyPicker",
+  platforms: [.macOS(.v14)],
+  dependencies: [
+    .package(name: "CalendarConformance", path: "../.."),
+  ],
+  targets: [
+    .target(name: "MyPicker"),
+    .testTarget(name: "MyPickerTests", dependencies: [
+      "MyPicker",
+      .product(name: "ConformanceKit", package: "CalendarConformance"),
+    ]),
+  ]
+)

@@ -1,0 +1,63 @@
+import Foundation
+import PickerLogic
+
+/// A subject of a team's own, from the functions it has. Each is `nil` until set; the cases
+/// of a check that calls a missing one are skipped, with that reason, so a component that
+/// holds only part of the seeds' logic is swept for that part.
+///
+///     var mine = SubjectFunctions(name: "MyPicker")
+///     mine.leadingBlanks = { month, calendar in MyPicker.blanks(before: month, in: calendar) }
+///     let subject = mine.subject
+public struct SubjectFunctions: Sendable {
+  public var name: String
+  public var leadingBlanks: (@Sendable (_ month: Date, _ calendar: Calendar) -> Int)?
+  public var weekdaySymbols: (@Sendable (_ calendar: Calendar) -> [String])?
+  public var closes: (@Sendable (_ old: Date, _ new: Date, _ calendar: Calendar) -> Bool)?
+  public var selecting: (@Sendable (_ day: Date, _ selection: Subject.Selection, _ calendar: Calendar)
+    -> Subject.Selection)?
+  public var role: (@Sendable (_ day: Date, _ selection: Subject.Selection, _ calendar: Calendar)
+    -> Subject.Role)?
+  public var days: (@Sendable (_ month: Date, _ calendar: Calendar) -> [Date])?
+  public var paging: (@Sendable (_ month: Date, _ offset: Int, _ calendar: Calendar) -> Date?)?
+  public var nights: (@Sendable (_ start: Date, _ end: Date, _ calendar: Calendar) -> Int)?
+  public var clampedReturn: (@Sendable (_ comeback: Date, _ departure: Date) -> Date)?
+  public var text: (@Sendable (_ kind: DateText, _ date: Date, _ calendar: Calendar, _ locale: Locale)
+    -> String)?
+  public var fieldDate: (@Sendable (_ text: String, _ calendar: Calendar, _ locale: Locale) -> Date?)?
+  public var disclosure: (@Sendable (_ kind: DisclosureRow.Kind, _ start: Date,
+                                     _ actions: [DisclosureAction], _ calendar: Calendar,
+                                     _ locale: Locale) -> [DisclosureSnapshot])?
+
+  public init(name: String) {
+    self.name = name
+  }
+
+  /// The subject the checks call: the functions given, and for each missing one a stand-in
+  /// that is never called (its checks are skipped) and its name in `missing`.
+  public var subject: Subject {
+    var subject = Subject.pickerLogic
+    subject.name = name
+    subject.missing = []
+    func take<F>(_ given: F?, _ function: Subject.Function, _ standIn: F) -> F {
+      if let given { return given }
+      subject.missing.insert(function)
+      return standIn
+    }
+    let absent: @Sendable (Subject.Function) -> Never = { function in
+      preconditionFailure("\(function) is missing: its checks are skipped, never run")
+    }
+    subject.leadingBlanks = take(leadingBlanks, .leadingBlanks) { _, _ in absent(.leadingBlanks) }
+    subject.weekdaySymbols = take(weekdaySymbols, .weekdaySymbols) { _ in absent(.weekdaySymbols) }
+    subject.closes = take(closes, .closes) { _, _, _ in absent(.closes) }
+    subject.selecting = take(selecting, .selecting) { _, _, _ in absent(.selecting) }
+    subject.role = take(role, .role) { _, _, _ in absent(.role) }
+    subject.days = take(days, .days) { _, _ in absent(.days) }
+    subject.paging = take(paging, .paging) { _, _, _ in absent(.paging) }
+    subject.nights = take(nights, .nights) { _, _, _ in absent(.nights) }
+    subject.clampedReturn = take(clampedReturn, .clampedReturn) { _, _ in absent(.clampedReturn) }
+    subject.text = take(text, .text) { _, _, _, _ in absent(.text) }
+    subject.fieldDate = take(fieldDate, .fieldDate) { _, _, _ in absent(.fieldDate) }
+    subject.disclosure = take(disclosure, .disclosure) { _, _, _, _, _ in absent(.disclosure) }
+    return subject
+  }
+}

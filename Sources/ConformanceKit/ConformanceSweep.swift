@@ -1,0 +1,80 @@
+@_exported import Conformance
+import Foundation
+@_exported import PickerLogic
+import Testing
+
+/// Sweeps a subject of your own (`SubjectFunctions`) over the corpus, in your process, and
+/// writes the same reports as `conformance` (results, JUnit, page).
+///
+///     var mine = SubjectFunctions(name: "MyPicker")
+///     mine.leadingBlanks = { month, calendar in MyPicker.blanks(before: month, in: calendar) }
+///     var sweep = ConformanceSweep(mine)
+///     sweep.options.checks = ["leading-blanks"]
+///     sweep.options.request.zones = .list(["UTC", "America/Sao_Paulo"])
+///     let result = try sweep.run()
+///
+/// The defaults are the CLI's: the core corpus, every check, the shipped waivers
+/// (`Corpora/known-differences.json`: Foundation against libicu, which a subject on this
+/// Foundation meets too), reports in a temporary directory unless `options.out` is set.
+/// The subject runs on `options.jobs` threads, not in worker processes: a trap in it ends
+/// the process (the test run), as it would in your own tests.
+public struct ConformanceSweep: Sendable {
+  public var functions: SubjectFunctions
+  public var options: RunOptions
+
+  /// This package's `Corpora/`, found from this file's path (as a dependency by path or as a
+  /// checkout, its sources are on disk).
+  public static let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Corpora")
+
+  public init(_ functions: SubjectFunctions, corpora: URL = ConformanceSweep.corpora) {
+    self.functions = functions
+    let out = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-\(functions.name)-\(UUID().uuidString)")
+    options = RunOptions(request: CorpusRequest(corporaDirectory: corpora), out: out)
+    let waivers = corpora.appendingPathComponent("known-differences.json")
+    options.waivers = FileManager.default.fileExists(atPath: waivers.path) ? waivers : nil
+  }
+
+  /// Runs the sweep; the reports are in `options.out`.
+  ///
+  /// - Throws: `InputError` for a bad selection (an unknown check, locale or zone),
+  ///   `HarnessError` when the harness fails. Findings are the result, not errors.
+  public func run() throws -> ConformanceRun.Result {
+    try ConformanceRun.run(options, subject: functions.subject)
+  }
+
+  /// Runs the sweep from a Swift Testing test and records one issue per failure cluster the
+  /// run counts against it (new failures and unexpected passes, as `--fail-on` says): its
+  /// check, pattern and count, an example case with both sides' values, and the `explain`
+  /// command for it. One issue per cluster, not per case: a sweep of a million cases stays
+  /// one test with a readable report. Returns the result for further expectations.
+  @discardableResult
+  public func expectConformance(sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> ConformanceRun.Result
+  {
+    let result = try run()
+    for cluster in result.clusters where [.failed, .errored, .unexpectedPass].contains(cluster.status) {
+      Issue.record(Comment(rawValue: Self.describe(cluster, reports: options.out)),
+                   sourceLocation: sourceLocation)
+    }
+    return result
+  }
+
+  /// A cluster in a few lines, for an issue.
+  static func describe(_ cluster: FailureCluster, reports: URL) -> String {
+    var lines = ["\(cluster.check): \(cluster.count) cases \(cluster.status.rawValue): "
+      + (cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern)]
+    if let example = cluster.examples.first {
+      lines.append("e.g. \(example.id)")
+      if example.outcome.verdict != .errored {
+        lines.append("  expected (libicu): \(example.outcome.expected)")
+        lines.append("  actual:            \(example.outcome.actual)")
+      }
+      lines += example.outcome.detail.prefix(2).map { "  \($0)" }
+      lines.append("  the case with the seeds' own logic: \(ExplainCommand.text(for: example.id))")
+    }
+    lines.append("reports: \(reports.path)")
+    return lines.joined(separator: "\n")
+  }
+}
