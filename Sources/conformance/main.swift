@@ -18,11 +18,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // A worker keeps the default actions: Ctrl-C reaches the whole process group, and a worker
 // it ends costs nothing (its parent is interrupted too).
 if arguments.first != "__worker" { Interruption.install() }
-do {
-  // The test-only environment settings are checked before anything runs or is written.
-  _ = try Fault.fromEnvironment()
-  try IsolatedRunner.checkEnvironment()
-  switch try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse() {
+/// Runs one command and says how the process should end. Every subcommand returns here, so
+/// what it built (a run's result and failure clusters) is released before `exit`: a value
+/// still owned when a `Never` call ends the process is a leak to LeakSanitizer.
+func execute(_ command: Command) throws -> ExitStatus {
+  switch command {
   case .help(let topic):
     print(Help.text(topic: topic))
   case .version:
@@ -30,7 +30,7 @@ do {
   case .explain(let caseID, let corpora, let waivers):
     let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora, waivers: waivers)
     print(lines.joined(separator: "\n"))
-    exit(status)
+    return status
   case .bench(let quick, let jobs, let out, let corpora):
     let report = try Benchmark.run(corporaDirectory: corpora, quick: quick, jobs: jobs) {
       printError($0)
@@ -45,23 +45,26 @@ do {
   case .selfTest(let jobs, let corpora):
     let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs) { printError($0) }
     print(report.lines.joined(separator: "\n"))
-    exit(report.passed ? .clean : .unexpected)
+    return report.passed ? .clean : .unexpected
   case .merge(let shards, let out):
     let result = try ShardMerge.run(shards, out: out)
     print(result.summary.joined(separator: "\n"))
     if let reason = result.reason { printError(reason) }
-    exit(result.status)
+    return result.status
   case .run(let options):
-    // The result (with its failure clusters) is released before `exit`: a value still
-    // owned when a `Never` call ends the process is reported as a leak by LeakSanitizer.
-    let (status, summary, reason) = try {
-      let result = try ConformanceRun.run(options)
-      return (result.status, result.summary, result.reason)
-    }()
-    print(summary.joined(separator: "\n"))
-    if let reason { printError(reason) }
-    exit(status)
+    let result = try ConformanceRun.run(options)
+    print(result.summary.joined(separator: "\n"))
+    if let reason = result.reason { printError(reason) }
+    return result.status
   }
+  return .clean
+}
+
+do {
+  // The test-only environment settings are checked before anything runs or is written.
+  _ = try Fault.fromEnvironment()
+  try IsolatedRunner.checkEnvironment()
+  exit(try execute(try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()))
 } catch let error as InputError {
   printError("Error: \(error.message)")
   printError(Help.usage)

@@ -256,26 +256,12 @@ struct IsolationTests {
                           "--time-zones", "UTC,Asia/Tehran", "--years", "2017...2017",
                           "--checks", "leading-blanks,weekday-symbols,month-days", "--jobs", "2"]
 
-  struct Run {
-    var status: Int32
-    var stderr: String
-    var summary: StatusCounts
-    var cases: [CaseRecord]
-  }
-
   /// Runs the selection in worker processes with a fault, and reads results.json.
-  func run(fault: String?, recordAll: Bool = false) throws -> Run {
-    let out = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-isolation-\(getpid())-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: out) }
+  func run(fault: String?, recordAll: Bool = false) throws -> ExecutableRun {
     var environment = ["CONFORMANCE_STEP_TIMEOUT": "20", "CONFORMANCE_CASE_TIMEOUT": "3"]
     if let fault { environment["CONFORMANCE_FAULT"] = fault }
-    let result = try Executable.run(Self.selection + ["--out", out.path] + (recordAll ? ["--record", "all"] : []),
-                                    environment: environment)
-    return Run(status: result.status, stderr: result.error,
-               summary: try runRecord(out).summary, cases: try recordedCases(out))
+    return try ExecutableRun(Self.selection + (recordAll ? ["--record", "all"] : []), environment: environment)
   }
-
 
   @Test("faults in chosen cases, including the very first and the very last")
   func faults() throws {

@@ -97,25 +97,10 @@ struct FaultStormTests {
                           "--time-zones", "UTC,Asia/Tehran", "--years", "2017...2017",
                           "--checks", "leading-blanks,weekday-symbols,month-days", "--jobs", "2"]
 
-  struct Run {
-    var status: Int32
-    var summary: StatusCounts
-    var cases: [CaseRecord]
-    var isolation: IsolationSummary?
-    var checks: [String: StatusCounts]
-  }
-
-  static func run(fault: String?) throws -> Run {
-    let out = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-storm-\(getpid())-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: out) }
+  static func run(fault: String?) throws -> ExecutableRun {
     var environment = ["CONFORMANCE_CASE_TIMEOUT": "0.5"]
     if let fault { environment["CONFORMANCE_FAULT"] = fault }
-    let result = try Executable.run(selection + ["--out", out.path], environment: environment)
-    let record = try runRecord(out)
-    return Run(status: result.status, summary: record.summary, cases: try recordedCases(out),
-               isolation: record.run.isolation,
-               checks: Dictionary(uniqueKeysWithValues: record.checks.map { ($0.id, $0.counts) }))
+    return try ExecutableRun(selection, environment: environment)
   }
 
   static let clean = Result { try run(fault: nil) }
@@ -160,7 +145,7 @@ struct FaultStormTests {
     // and worker (two workers may be in one calendar when it trips).
     let calendars = Set(inside.compactMap(\.id.calendar)).count
     #expect(crashed.count >= 3 && crashed.count <= 3 + 2 * calendars, "\(crashed.count) crashed")
-    let trips = storm.isolation?.trips ?? []
+    let trips = storm.record.run.isolation?.trips ?? []
     #expect(trips.map(\.group).sorted() == Set(inside.compactMap { Breaker.group($0.id) }).sorted())
     #expect(trips.reduce(0) { $0 + $1.notRun } == inside.count - crashed.count)
   }

@@ -38,3 +38,27 @@ func recordedCases(_ directory: URL) throws -> [CaseRecord] {
   while let record = try reader.next(CaseRecord.self) { cases.append(record) }
   return cases
 }
+
+/// A run of the `conformance` executable into a temporary directory, read back before the
+/// directory goes: its exit status and stderr, the run record and every case it lists.
+struct ExecutableRun {
+  var status: Int32
+  var stderr: String
+  var record: RunRecord
+  var cases: [CaseRecord]
+
+  var summary: StatusCounts { record.summary }
+  var checks: [String: StatusCounts] {
+    Dictionary(uniqueKeysWithValues: record.checks.map { ($0.id, $0.counts) })
+  }
+
+  init(_ arguments: [String], environment: [String: String]) throws {
+    let out = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-run-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    let result = try Executable.run(arguments + ["--out", out.path], environment: environment)
+    (status, stderr) = (result.status, result.error)
+    record = try runRecord(out)
+    cases = try recordedCases(out)
+  }
+}

@@ -205,23 +205,16 @@ public enum Benchmark {
   static func storm(_ name: String, fault: String?, corporaDirectory: URL, jobs: Int, out: URL)
     throws -> StormRun
   {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["--corpora", corporaDirectory.path, "--jobs", String(jobs), "--out", out.path]
     var environment = ProcessInfo.processInfo.environment
     environment["CONFORMANCE_FAULT"] = fault
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    let clock = ContinuousClock.now
-    try process.run()
-    process.waitUntilExit()
-    let wall = (ContinuousClock.now - clock).seconds
-    guard [0, 1].contains(process.terminationStatus) else {
-      throw HarnessError("bench: the \(name) run exited \(process.terminationStatus)")
+    let (status, wall) = try timed(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                   ["--corpora", corporaDirectory.path, "--jobs", String(jobs), "--out", out.path],
+                                   environment: environment)
+    guard [0, 1].contains(status) else {
+      throw HarnessError("bench: the \(name) run exited \(status)")
     }
     let record = try ResultsDirectory(out, role: "bench", as: RunRecord.self).record
-    return StormRun(name: name, fault: fault, wall: wall, status: process.terminationStatus,
+    return StormRun(name: name, fault: fault, wall: wall, status: status,
                     errored: record.summary.errored,
                     notRun: record.run.isolation?.trips.reduce(0) { $0 + $1.notRun } ?? 0)
   }
@@ -311,25 +304,34 @@ public enum Benchmark {
     let report = FileManager.default.temporaryDirectory
       .appendingPathComponent("conformance-bench-rss-\(getpid())")
     defer { try? FileManager.default.removeItem(at: report) }
+    let (status, seconds) = try timed(
+      URL(fileURLWithPath: timeTool),
+      ["-f", "%M", "-o", report.path, URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
+       "--dry-run"] + arguments)
+    let text = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
+    guard status == 0,
+      let kilobytes = text.split(separator: "\n").last.flatMap({ Double($0) })
+    else {
+      throw HarnessError("bench: conformance --dry-run \(arguments.joined(separator: " ")) "
+        + "exited \(status): \(text)")
+    }
+    return (seconds, kilobytes / 1024)
+  }
+
+  /// Runs `executable` with its output discarded: its exit status and wall seconds.
+  static func timed(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil)
+    throws -> (status: Int32, seconds: Double)
+  {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: timeTool)
-    process.arguments = ["-f", "%M", "-o", report.path,
-                         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
-                         "--dry-run"] + arguments
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     let clock = ContinuousClock.now
     try process.run()
     process.waitUntilExit()
-    let seconds = (ContinuousClock.now - clock).seconds
-    let text = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
-    guard process.terminationStatus == 0,
-      let kilobytes = text.split(separator: "\n").last.flatMap({ Double($0) })
-    else {
-      throw HarnessError("bench: conformance --dry-run \(arguments.joined(separator: " ")) "
-        + "exited \(process.terminationStatus): \(text)")
-    }
-    return (seconds, kilobytes / 1024)
+    return (process.terminationStatus, (ContinuousClock.now - clock).seconds)
   }
 
   static func machineDescription() -> String {

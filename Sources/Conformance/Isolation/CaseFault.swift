@@ -23,11 +23,6 @@ struct CaseFault: Sendable, Equatable {
   var kind: Kind
   var crash: CrashReport
 
-  init(kind: Kind, crash: CrashReport) {
-    self.kind = kind
-    self.crash = crash
-  }
-
   /// What stopped the case and where: `trap (SIGILL) in Fault.inject(_:) at Fault.swift:46`,
   /// `hang in …`; the runtime's message when no frame of the executable is known.
   var signature: String {

@@ -258,25 +258,21 @@ public final class IsolatedRunner: Sendable {
       abandon(HarnessError("a worker stopped in case \(position) of step \(job.step), which it was not asked"))
       return
     }
-    let id = step.cases()[position]
     var outcome = Outcome.errored(fault.detail.first ?? "")
-    outcome.pattern = fault.signature
-    outcome.detail = fault.detail
-    var record = CaseRecord(id: id, step: job.step, outcome: outcome)
-    review.apply(&record)
-    let errored = StepRecord(step: step, check: id.check, cases: [record], zoneClasses: zoneClasses,
-                             keepPassing: false, seconds: 0)
+    (outcome.pattern, outcome.detail) = (fault.signature, fault.detail)
+    let errored = erroredRecord(step, positions: [position], outcome)
+    let check = plan.checks[step.checkIndex].id
     let (before, after) = (Array(positions[..<at]), Array(positions[(at + 1)...]))
     let group = Breaker.group(step.group)
     schedule.update { state in
-      state.faultedChecks.insert(id.check)
+      state.faultedChecks.insert(check)
       if state.assembling[job.step] == nil { state.assembling[job.step] = Assembly(remaining: step.caseCount) }
       Self.file(errored, of: Job(step: job.step, positions: [position]), count: 1, in: &state)
       if !before.isEmpty {
         if !job.replay { state.breaker.completed(group) }
         state.queue.append(.run(Job(step: job.step, positions: before, replay: true)))
       }
-      let trip = state.breaker.faulted(group, check: id.check, signature: fault.signature)
+      let trip = state.breaker.faulted(group, check: check, signature: fault.signature)
       guard !after.isEmpty else { return }
       if let trip {
         state.queue.append(.notRun(step: job.step, positions: after, trip: trip))
@@ -288,22 +284,26 @@ public final class IsolatedRunner: Sendable {
 
   /// Records cases of a tripped group as errored, "not run", with the trip's reason.
   private func recordNotRun(step index: Int, positions: [Int], trip: Breaker.Trip) {
-    let step = step(index)
-    let ids = step.cases()
-    let check = plan.checks[step.checkIndex].id
-    let records = positions.map { position in
-      var outcome = Outcome.errored(trip.reason)
-      outcome.pattern = "not run: \(trip.signature)"
-      var record = CaseRecord(id: ids[position], step: index, outcome: outcome)
-      review.apply(&record)
-      return record
-    }
-    let record = StepRecord(step: step, check: check, cases: records, zoneClasses: zoneClasses,
-                            keepPassing: false, seconds: 0)
+    var outcome = Outcome.errored(trip.reason)
+    outcome.pattern = "not run: \(trip.signature)"
+    let record = erroredRecord(step(index), positions: positions, outcome)
     schedule.update { state in
       state.breaker.notRun(trip.group, count: positions.count)
       Self.file(record, of: Job(step: index, positions: positions), count: positions.count, in: &state)
     }
+  }
+
+  /// The record of cases this side marks errored (a fault, "not run"), each reviewed as a
+  /// worker reviews its cases (a waiver may explain it, the baseline classifies it).
+  private func erroredRecord(_ step: Plan.Step, positions: [Int], _ outcome: Outcome) -> StepRecord {
+    let ids = step.cases()
+    let records = positions.map { position in
+      var record = CaseRecord(id: ids[position], step: step.index, outcome: outcome)
+      review.apply(&record)
+      return record
+    }
+    return StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: records,
+                      zoneClasses: zoneClasses, keepPassing: false, seconds: 0)
   }
 
   // MARK: One worker slot

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The limits a worker's cases and requests run under, derived from what this run's cases
+/// take: a case may spend `caseFactor` times the CPU of the slowest case of its check seen
+/// so far, at least `caseFloor` seconds, and `wallFactor` times that in wall time (for a case
+/// that blocks); a request may stay unanswered `jobFactor` times the longest request of its
+/// check, at least `jobFloor` (the worker's own watchdog should answer long before: this
+/// only catches a worker that cannot).
+struct WorkerLimits: Sendable {
+  var caseFloor: Double
+  var caseFactor = 50.0
+  var wallFactor = 10.0
+  var jobFloor: Double
+  var jobFactor = 20.0
+  /// Seconds a worker may take to load the corpus.
+  var startup = 300.0
+  private var slowestCase: [String: Double] = [:]
+  private var longestJob: [String: Double] = [:]
+
+  init(caseFloor: Double = 1, jobFloor: Double = 60) {
+    self.caseFloor = caseFloor
+    self.jobFloor = jobFloor
+  }
+
+  /// From `CONFORMANCE_CASE_TIMEOUT` (the case floor, CPU seconds) and
+  /// `CONFORMANCE_STEP_TIMEOUT` (the request floor, seconds), or defaults; a value that is
+  /// not a positive number is bad input, not a silent default.
+  static func fromEnvironment(
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(InputError) -> WorkerLimits {
+    func seconds(_ name: String, default value: Double) throws(InputError) -> Double {
+      guard let text = environment[name] else { return value }
+      guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+        throw InputError("\(name)=\(text): expected a positive number of seconds")
+      }
+      return seconds
+    }
+    return WorkerLimits(caseFloor: try seconds("CONFORMANCE_CASE_TIMEOUT", default: 1),
+                        jobFloor: try seconds("CONFORMANCE_STEP_TIMEOUT", default: 60))
+  }
+
+  func caseLimit(_ check: String) -> CaseLimit {
+    let cpu = max(caseFloor, caseFactor * slowestCase[check, default: 0])
+    return CaseLimit(cpu: cpu, wall: wallFactor * cpu)
+  }
+
+  func jobLimit(_ check: String) -> Double {
+    max(jobFloor, jobFactor * longestJob[check, default: 0], 2 * caseLimit(check).wall + 10)
+  }
+
+  mutating func observe(_ check: String, slowestCaseCPU: Double, jobSeconds: Double) {
+    slowestCase[check] = max(slowestCase[check, default: 0], slowestCaseCPU)
+    longestJob[check] = max(longestJob[check, default: 0], jobSeconds)
+  }
+
+  /// The limits each check ended the run with, for `results.json`.
+  func summary(checks: [String], breaker: Breaker) -> IsolationSummary {
+    IsolationSummary(
+      rule: "a case may spend \(Self.number(caseFactor)) × the CPU of the slowest case of its "
+        + "check so far, at least \(Self.number(caseFloor)) s, and \(Self.number(wallFactor)) × "
+        + "that in wall time; the breaker trips after \(breaker.threshold) faults in a row in "
+        + "one check and calendar",
+      checks: checks.map { check in
+        let limit = caseLimit(check)
+        return IsolationSummary.CheckLimits(
+          check: check, slowestCaseCPUSeconds: slowestCase[check, default: 0],
+          caseCPULimitSeconds: limit.cpu, caseWallLimitSeconds: limit.wall,
+          requestLimitSeconds: jobLimit(check))
+      },
+      breakerThreshold: breaker.threshold,
+      trips: breaker.trips.values.sorted { $0.group < $1.group })
+  }
+
+  static func number(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.2g", value)
+  }
+}
+
+/// How an isolated run limited its workers, and what the breaker stopped: `run.isolation`
+/// in `results.json`.
+public struct IsolationSummary: Codable, Sendable, Equatable {
+  public struct CheckLimits: Codable, Sendable, Equatable {
+    public var check: String
+    public var slowestCaseCPUSeconds: Double
+    public var caseCPULimitSeconds: Double
+    public var caseWallLimitSeconds: Double
+    public var requestLimitSeconds: Double
+  }
+
+  public var rule: String
+  public var checks: [CheckLimits]
+  public var breakerThreshold: Int
+  var trips: [Breaker.Trip]
+}
