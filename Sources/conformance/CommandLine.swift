@@ -9,6 +9,8 @@ enum Command {
   case merge(shards: [URL], out: URL)
   case selfTest(jobs: Int, corpora: URL)
   case worker(RunOptions)
+  /// `executor`: the executor protocol answered with PickerLogic (with faults on purpose).
+  case executor(misbehaviours: [ExecutorServer.Misbehaviour])
   /// `--help`, `help` or `help <subcommand>`: the whole help, or one subcommand's.
   case help(topic: String?)
   case version
@@ -28,6 +30,7 @@ struct CommandLineParser {
     case "self-test"?: return try parseSelfTest(rest)
     case "merge"?: return try parseMerge(rest)
     case "explain"?: return try parseExplain(rest)
+    case "executor"?: return try parseExecutor(rest)
     case "help"?:
       guard let topic = rest.first else { return .help(topic: nil) }
       guard Help.topics.contains(topic) else {
@@ -44,6 +47,19 @@ struct CommandLineParser {
     let parsed = try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
     guard case .run(let options) = parsed else { throw InputError("__worker takes run options") }
     return .worker(options)
+  }
+
+  func parseExecutor(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var misbehaviours: [ExecutorServer.Misbehaviour] = []
+    while let argument = remaining.popFirst() {
+      switch optionName(argument) {
+      case "-h", "--help": return .help(topic: "executor")
+      case "--misbehave": misbehaviours.append(try ExecutorServer.Misbehaviour(try value(argument, &remaining)))
+      default: throw unknownOption(argument, for: "executor")
+      }
+    }
+    return .executor(misbehaviours: misbehaviours)
   }
 
   func parseBench(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
@@ -214,6 +230,15 @@ struct CommandLineParser {
       options.request.exhaustive = true
     case "--dry-run":
       options.dryRun = true
+    case "--subject":
+      let text = try nonEmptyValue(argument, &remaining)
+      if text == "picker-logic" {
+        options.subjectCommand = nil
+      } else if text.hasPrefix("exec:"), !text.dropFirst(5).allSatisfy(\.isWhitespace) {
+        options.subjectCommand = String(text.dropFirst(5))
+      } else {
+        throw InputError("--subject '\(text)': expected picker-logic or exec:<command>")
+      }
     default:
       guard argument.hasPrefix("-") else {
         throw InputError("unexpected argument '\(argument)'"

@@ -8,11 +8,12 @@ enum Help {
            conformance bench [--quick] [--jobs <n>] [--out <file>]
            conformance merge <shard-dir>... [--out <dir>]
            conformance self-test [--jobs <n>]
+           conformance executor [--misbehave <spec>]
            conformance help [<subcommand>]
     """
 
   /// The subcommands `help <subcommand>` knows.
-  static let topics = ["explain", "bench", "merge", "self-test"]
+  static let topics = ["explain", "bench", "merge", "self-test", "executor"]
 
   /// The options a subcommand (`nil`: a sweep) takes, for "did you mean".
   static func options(of subcommand: String?) -> [String] {
@@ -21,11 +22,12 @@ enum Help {
     case "bench"?: ["--quick", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
     case "self-test"?: ["--jobs", "--corpora", "--help"]
+    case "executor"?: ["--misbehave", "--help"]
     default:
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
        "--transitions", "--out", "--record", "--baseline", "--history", "--waivers", "--fail-on", "--jobs",
        "--no-isolation", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
-       "--corpora", "--version", "--help"]
+       "--subject", "--corpora", "--version", "--help"]
     }
   }
 
@@ -36,6 +38,7 @@ enum Help {
     case "bench"?: bench
     case "merge"?: merge
     case "self-test"?: selfTest
+    case "executor"?: executor
     default: text
     }
   }
@@ -89,6 +92,21 @@ enum Help {
     USAGE: conformance self-test [--jobs <n>] [--corpora <dir>]
     """
 
+  static let executor = """
+    OVERVIEW: Answers the executor protocol (Schemas/executor-protocol.schema.json) on stdin and
+    stdout with the seeds' logic, PickerLogic: what --subject exec: expects of a process in
+    any language. A sweep through it reads as an in-process one.
+
+    USAGE: conformance executor [--misbehave <kind>:<function>[:<text>]]...
+
+    OPTIONS:
+      --misbehave <spec>      for tests: misbehave on the questions to <function> whose line
+                              holds <text>; kind: crash, exit, hang, garbage, wrong-type,
+                              error, unsupported, hostile (text that tries to escape the
+                              reports), invalid-utf8
+      -h, --help              Show help information.
+    """
+
   static let text = """
     OVERVIEW: Sweeps the date-picker logic of the seeds (PickerLogic, on Foundation) across
     locales, calendars, first weekdays and time zones, and checks every answer against the
@@ -138,6 +156,9 @@ enum Help {
       --oracle <mode>         tables (zone structure read once per zone) or direct (libicu
                               asked afresh for every case) (default: tables)
       --dry-run               print what the plan covers and stop
+      --subject <subject>     picker-logic (the seeds' logic, in Swift), or exec:<command>: a
+                              process that answers the subject's questions as JSON Lines
+                              (Schemas/executor-protocol.schema.json) (default: picker-logic)
       --corpora <dir>         the corpus files (default: ./Corpora, else the package's)
       --version               Show the version.
       -h, --help              Show help information.
@@ -152,6 +173,8 @@ enum Help {
                               results.json, junit.xml and index.html.
       self-test               Run the core corpus against deliberately wrong subjects: exit 0
                               only if every one is caught and the real subject is clean.
+      executor                Answer the executor protocol on stdin/stdout with the seeds'
+                              logic (the reference for an executor in another language).
 
     EXIT CODES:
       0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected
@@ -167,5 +190,8 @@ enum Help {
                               counts as hung (1; a check's limit is 50 × its slowest case)
       CONFORMANCE_STEP_TIMEOUT
                               the least seconds a worker may leave a request unanswered (60)
+      CONFORMANCE_EXECUTOR_TIMEOUT
+                              seconds an executor may write nothing while a question is
+                              open, before it counts as hung (5)
     """
 }

@@ -18,6 +18,13 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // A worker keeps the default actions: Ctrl-C reaches the whole process group, and a worker
 // it ends costs nothing (its parent is interrupted too).
 if arguments.first != "__worker" { Interruption.install() }
+/// The subject a run's options name: the seeds' logic, or an executor (started here once,
+/// to read its hello: one that does not start is bad input).
+func subject(_ options: RunOptions) throws(InputError) -> Subject {
+  guard let command = options.subjectCommand else { return .pickerLogic }
+  return try Subject.executor(command: command)
+}
+
 /// Runs one command and says how the process should end. Every subcommand returns here, so
 /// what it built (a run's result and failure clusters) is released before `exit`: a value
 /// still owned when a `Never` call ends the process is a leak to LeakSanitizer.
@@ -41,7 +48,9 @@ func execute(_ command: Command) throws -> ExitStatus {
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
   case .worker(let options):
-    try Worker.run(options)
+    try Worker.run(options, subject: try subject(options))
+  case .executor(let misbehaviours):
+    ExecutorServer.run(misbehaviours: misbehaviours)
   case .selfTest(let jobs, let corpora):
     let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs) { printError($0) }
     print(report.lines.joined(separator: "\n"))
@@ -52,7 +61,7 @@ func execute(_ command: Command) throws -> ExitStatus {
     if let reason = result.reason { printError(reason) }
     return result.status
   case .run(let options):
-    let result = try ConformanceRun.run(options)
+    let result = try ConformanceRun.run(options, subject: try subject(options))
     print(result.summary.joined(separator: "\n"))
     if let reason = result.reason { printError(reason) }
     return result.status

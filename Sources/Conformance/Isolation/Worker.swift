@@ -55,6 +55,7 @@ public enum Worker {
                                    observer: cases)
       write(WorkerReply(step: record, slowestCaseCPU: cases.slowestCPU), encoder)
     }
+    context.executor?.close()
   }
 
   /// Held while a reply is written: the watchdog thread writes too.

@@ -17,8 +17,10 @@ public enum HTMLReport {
 
   public static func document(_ tally: RunTally, history: [NightSummary] = []) -> String {
     guard let info = tally.info else { return "<!doctype html><title>conformance</title>" }
+    // No `<` at all inside the data block: neither `</script>` nor `<!--` in a subject's
+    // text can change how the page is parsed (`<` only occurs inside JSON strings).
     let data = HTMLReportData.make(tally: tally, info: info, history: history).rendered(indent: nil)
-      .replacingOccurrences(of: "</", with: "<\\/")
+      .replacingOccurrences(of: "<", with: "\\u003c")
     let totals = tally.totals
     return """
       <!doctype html>

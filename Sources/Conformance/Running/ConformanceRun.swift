@@ -105,7 +105,7 @@ public enum ConformanceRun {
     return lines.map { line in
       let statuses = line.byStatus.sorted { $0.key < $1.key }
         .map { "\(HTMLReport.number($0.value)) \($0.key.rawValue)" }.joined(separator: ", ")
-      return "\(HTMLReport.number(line.count)) × \(line.check): \(line.label) (\(statuses))"
+      return "\(HTMLReport.number(line.count)) × \(line.check): \(ConsoleRecorder.visible(line.label)) (\(statuses))"
     }
   }
 

@@ -19,6 +19,9 @@ public final class EvaluationContext {
   public let isTriage: Bool
   /// The subject's answers kept for triage, when this context's subject keeps them.
   private(set) var answers: SubjectAnswers?
+  /// The executor answering the subject, when it is one: the runner evaluates a step's cases
+  /// in rounds, asking what they need in batches (`ExecutorClient`).
+  private(set) var executor: ExecutorClient?
   /// Whether checks record both sides' full values on every case (`--record all`).
   public internal(set) var recordsValues = false
 
@@ -55,6 +58,16 @@ public final class EvaluationContext {
                             recordsValues: Bool = false)
     -> (context: EvaluationContext, triage: EvaluationContext?)
   {
+    if let spec = subject.executor {
+      // The executor's answers are kept for the whole step, triage's questions included.
+      let client = ExecutorClient(command: spec.command, hello: spec.hello, idle: spec.idle)
+      let answered = client.subject(subject)
+      let context = EvaluationContext(corpus: corpus, subject: answered)
+      (context.executor, context.recordsValues) = (client, recordsValues)
+      let second = triage ? EvaluationContext(forTriage: corpus, subject: answered) : nil
+      second?.executor = client
+      return (context, second)
+    }
     guard triage, corpus.triage != nil else {
       let context = EvaluationContext(corpus: corpus, subject: subject)
       context.recordsValues = recordsValues

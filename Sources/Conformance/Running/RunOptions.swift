@@ -28,6 +28,9 @@ public struct RunOptions: Sendable {
   public var history: URL?
   /// When the exit status is 1.
   public var failOn = FailOn.unexpected
+  /// The command of an executor that answers the subject's questions (`--subject exec:`);
+  /// `nil`: the seeds' logic, `PickerLogic`.
+  public var subjectCommand: String?
   /// The executable to run worker processes from; `nil` runs in this process.
   public var workerExecutable: URL?
   /// The command line as given, for reports.
@@ -68,6 +71,7 @@ public struct RunOptions: Sendable {
       ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
       ("exhaustive", request.exhaustive ? "yes" : "no"),
       ("oracle", request.oracleMode.rawValue),
+      ("subject", subjectCommand.map { "exec:" + $0 } ?? "picker-logic"),
       ("isolation", workerExecutable == nil ? "in-process" : "worker processes"),
       ("waivers", waivers?.path ?? "none"),
       ("baseline", baseline?.path ?? "none"),

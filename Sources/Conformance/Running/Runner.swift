@@ -57,6 +57,7 @@ public struct Runner: Sendable {
                                                  review: review, zoneClasses: zoneClasses,
                                                  recordAll: recordAll))
         }
+        context.executor?.close()
         finished.leave()
       }
       thread.stackSize = 8 << 20
@@ -79,7 +80,8 @@ public struct Runner: Sendable {
     -> Outcome
   {
     if let absent = check.subjectFunctions.first(where: context.subject.missing.contains) {
-      return .skipped("the subject \(context.subject.name) has no \(absent) function")
+      return .skipped("the subject \(context.subject.name) has no \(absent) function"
+        + (context.subject.missingReasons[absent].map { ": \($0)" } ?? ""))
     }
     do {
       return try check.evaluate(id, in: context)
@@ -100,6 +102,7 @@ public struct Runner: Sendable {
   {
     Fault.current?.inject(id)
     context.answers?.startCase()
+    context.executor?.startCase()
     var record = CaseRecord(id: id, step: step,
                             outcome: evaluate(id, check: check, context: context))
     // A check that compares one value per side records it whole already.
@@ -110,6 +113,7 @@ public struct Runner: Sendable {
     }
     guard verdict == .failed, let triage else { return record }
     context.answers?.startReplay()
+    context.executor?.startTriage()
     let second = evaluate(id, check: check, context: triage)
     record.review.triage = Triage.classify(record.outcome, against: second)
     record.review.triageExpected = second.verdict == .errored ? nil : second.expected
@@ -127,17 +131,78 @@ public struct Runner: Sendable {
   {
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.now)
     let ids = step.cases()
-    let records = (positions ?? Array(ids.indices)).map { position in
+    let evaluated = { (position: Int) -> CaseRecord in
       observer?.willEvaluate(position: position)
-      var record = evaluate(ids[position], step: step.index, check: check, context: context,
-                            triage: triage)
-      observer?.didEvaluate(position: position)
-      review?.apply(&record)
-      return record
+      defer { observer?.didEvaluate(position: position) }
+      return evaluate(ids[position], step: step.index, check: check, context: context,
+                      triage: triage)
+    }
+    let positions = positions ?? Array(ids.indices)
+    var records = context.executor.map { inRounds(positions, $0, evaluated) }
+      ?? positions.map(evaluated)
+    if let review {
+      for index in records.indices { review.apply(&records[index]) }
     }
     return StepRecord(step: step, check: check.id, cases: records, zoneClasses: zoneClasses,
                       keepPassing: recordAll, seconds: (ContinuousClock.now - clock).seconds,
                       cpuSeconds: ThreadClock.now - cpu)
+  }
+}
+
+extension Runner {
+  /// Rounds after which a case still waiting for the executor is errored: no check asks
+  /// questions that depend on each other more than a few deep.
+  static let maxRounds = 32
+
+  /// Evaluates cases against an executor (see `ExecutorClient`): every case once, then the
+  /// questions they wrote down in one batch, then the cases that were waiting for them,
+  /// until none waits. A case that met an unsupported question is skipped with its reason,
+  /// one that met a fault is errored with it; triage's questions decide only its triage.
+  static func inRounds(_ positions: [Int], _ executor: ExecutorClient,
+                       _ evaluate: (Int) -> CaseRecord) -> [CaseRecord]
+  {
+    executor.startStep()
+    var done: [Int: CaseRecord] = [:]
+    var open = positions
+    for round in 1... {
+      var waiting: [Int] = []
+      for position in open {
+        var record = evaluate(position)
+        let notes = executor.notes
+        switch notes.case {
+        case .waiting where round < maxRounds:
+          waiting.append(position)
+          continue
+        case .waiting:
+          record = CaseRecord(id: record.id, step: record.step, outcome: .errored(
+            "still waiting for the executor after \(maxRounds) rounds of questions"))
+        case .unsupported(let reason):
+          record = CaseRecord(id: record.id, step: record.step, outcome: .skipped(reason))
+        case .fault(let fault):
+          record = CaseRecord(id: record.id, step: record.step, outcome: fault.outcome)
+        case .complete:
+          switch notes.triage {
+          case .waiting where round < maxRounds:
+            waiting.append(position)
+            continue
+          case .unsupported(let reason):
+            record.review.triage = .unclassified
+            record.review.triageExpected = nil
+            record.outcome.detail.append("triage: the executor did not answer its questions: \(reason)")
+          case .fault(let fault):
+            record.review.triage = .unclassified
+            record.review.triageExpected = nil
+            record.outcome.detail.append("triage: the executor did not answer its questions: \(fault.signature)")
+          case .waiting, .complete: break
+          }
+        }
+        done[position] = record
+      }
+      guard !waiting.isEmpty else { break }
+      executor.flush()
+      open = waiting
+    }
+    return positions.compactMap { done[$0] }
   }
 }
 

@@ -36,6 +36,19 @@ public enum CalendarIdentifiers {
     }
   }
 
+  /// The CLDR identifier of a Foundation calendar (its identifier's own spelling for one the
+  /// corpus does not name).
+  public static func cldr(_ identifier: Calendar.Identifier) -> String {
+    cldrByFoundation[identifier] ?? "\(identifier)"
+  }
+
+  private static let cldrByFoundation: [Calendar.Identifier: String] = Dictionary(
+    (["gregorian", "buddhist", "chinese", "coptic", "ethiopic", "ethiopic-amete-alem", "hebrew",
+      "indian", "islamic", "islamic-civil", "islamic-tbla", "islamic-umalqura", "japanese",
+      "persian", "roc", "dangi", "iso8601"] + foundationExtras)
+      .compactMap { cldr in foundation(cldr).map { ($0, cldr) } },
+    uniquingKeysWith: { first, _ in first })
+
   /// Identifiers Foundation offers beyond `Corpora/calendars.txt`; the corpus asks libicu
   /// whether it has each one, and those it lacks run invariant checks only.
   public static let foundationExtras = [

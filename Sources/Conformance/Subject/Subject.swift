@@ -57,6 +57,11 @@ public struct Subject: Sendable {
   /// Functions this subject does not provide: the cases of a check that calls one are
   /// skipped with that reason (a team's own subject may cover part of the seeds' logic).
   public var missing: Set<Function> = []
+  /// Why a missing function is missing, when the subject says (an executor's `hello`).
+  public var missingReasons: [Function: String] = [:]
+  /// The executor that answers this subject's calls (`--subject exec:`), or `nil` for a
+  /// subject of Swift functions. Each worker starts its own (`EvaluationContext.worker`).
+  var executor: ExecutorSpec?
 
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
   public static let pickerLogic = Subject(

@@ -1,0 +1,432 @@
+import Foundation
+import Synchronization
+
+/// The subject answered by an executor process, in rounds, so that a step costs a few
+/// batches of questions instead of one process round trip per call.
+///
+/// A check calls the subject's functions as usual. A call whose question has an answer
+/// already gets it; any other call is written down and gets a stand-in answer, and the case
+/// is *waiting*: the runner throws its outcome away, sends every question written down
+/// during the step's cases in one batch (`flush`), and evaluates the waiting cases again.
+/// Calls that depend on an earlier answer (a range's second tap, a field read back) are
+/// asked in a later round; each round asks only questions not asked before. No check is
+/// rewritten for this: the subject is a set of pure functions of their arguments, and a
+/// check already copes with any answer.
+///
+/// One per worker thread (or worker process); its state is behind a `Mutex` all the same,
+/// held across no call of a check.
+final class ExecutorClient: Sendable {
+  /// What is known of one question.
+  enum Known: Sendable {
+    case answer(JSONValue)
+    case unsupported(String)
+    case fault(ExecutorFault)
+  }
+
+  /// The worst thing a case met so far: a fault errors it, an unsupported question skips
+  /// it, an unanswered one has it evaluated again after the next batch.
+  enum Note: Sendable {
+    case complete
+    case waiting
+    case unsupported(String)
+    case fault(ExecutorFault)
+
+    var rank: Int {
+      switch self {
+      case .complete: 0
+      case .waiting: 1
+      case .unsupported: 2
+      case .fault: 3
+      }
+    }
+  }
+
+  /// Counts for the benchmark and tests.
+  struct Counts: Sendable, Equatable {
+    var questions = 0
+    var batches = 0
+    var starts = 0
+  }
+
+  private struct Question {
+    var text: String
+    var function: Subject.Function
+    /// Where its faults are counted with its function: calendar and zone (a step's group),
+    /// so a fault in one zone does not stop another's questions.
+    var group: String?
+  }
+
+  private struct State {
+    var known: [String: Known] = [:]
+    var pending: [Question] = []
+    var pendingTexts: Set<String> = []
+    var note = Note.complete
+    var triageNote = Note.complete
+    var inTriage = false
+    var process: ExecutorProcess?
+    /// Why the executor could not be started, once it has failed to twice in a row.
+    var unstartable: String?
+    var failedStarts = 0
+    var nextID = 1
+    var breaker = ExecutorBreaker()
+    var counts = Counts()
+  }
+
+  let command: String
+  let hello: ExecutorWire.Hello
+  /// How long the executor may write nothing while a question is open.
+  let idle: Double
+  private let state = Mutex(State())
+
+  init(command: String, hello: ExecutorWire.Hello, idle: Double) {
+    self.command = command
+    self.hello = hello
+    self.idle = idle
+  }
+
+  deinit { close() }
+
+  // MARK: Rounds
+
+  /// Forgets the last step's answers (a step's questions are its own).
+  func startStep() {
+    state.withLock { state in
+      state.known.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// A case is about to be evaluated (again).
+  func startCase() {
+    state.withLock { state in
+      state.note = .complete
+      state.triageNote = .complete
+      state.inTriage = false
+    }
+  }
+
+  /// From here on the case's calls are triage's: what they meet does not decide the case.
+  func startTriage() {
+    state.withLock { state in state.inTriage = true }
+  }
+
+  /// What the case met, and what its triage met.
+  var notes: (case: Note, triage: Note) {
+    state.withLock { ($0.note, $0.triageNote) }
+  }
+
+  var counts: Counts { state.withLock { $0.counts } }
+
+  /// Whether questions are written down and not yet asked.
+  var hasPending: Bool { state.withLock { !$0.pending.isEmpty } }
+
+  /// Asks every question written down since the last batch; each gets an answer, or a
+  /// fault that errors the cases asking it.
+  func flush() {
+    state.withLock { state in
+      var open: [Question] = []
+      for question in state.pending {
+        if let signature = state.breaker.trip(question.function, question.group) {
+          state.known[question.text] = .fault(ExecutorFault(
+            kind: .notRun(signature), function: question.function, question: question.text))
+        } else {
+          open.append(question)
+        }
+      }
+      state.pending.removeAll(keepingCapacity: true)
+      state.pendingTexts.removeAll(keepingCapacity: true)
+      ask(open, &state)
+    }
+  }
+
+  /// Closes the executor's stdin and waits for it to end.
+  func close() {
+    let process = state.withLock { state in
+      defer { state.process = nil }
+      return state.process
+    }
+    process?.close()
+  }
+
+  // MARK: The subject's calls
+
+  /// The answer to a question when it is known and reads as `T`; otherwise `placeholder`,
+  /// with the case noted as waiting (the question is written down), skipped or errored.
+  func answer<T>(_ function: Subject.Function, _ writer: ExecutorWire.Writer, calendar: Calendar?,
+                 placeholder: T, read: (JSONValue) -> T?) -> T
+  {
+    let known: JSONValue? = state.withLock { state in
+      if let calendars = hello.calendars, let calendar = calendar.map({ CalendarIdentifiers.cldr($0.identifier) }),
+        !calendars.contains(calendar)
+      {
+        note(.unsupported("the executor \(hello.name) does not compute in the '\(calendar)' calendar "
+          + "(it lists \(calendars.sorted().joined(separator: ", ")))"), &state)
+        return nil
+      }
+      switch state.known[writer.text] {
+      case .answer(let json)?:
+        return json
+      case .unsupported(let reason)?:
+        note(.unsupported("the executor \(hello.name) answered unsupported: \(reason)"), &state)
+      case .fault(let fault)?:
+        note(.fault(fault), &state)
+      case nil:
+        if state.pendingTexts.insert(writer.text).inserted {
+          state.pending.append(Question(text: writer.text, function: function,
+                                        group: calendar.map(Self.group)))
+        }
+        note(.waiting, &state)
+      }
+      return nil
+    }
+    guard let known else { return placeholder }
+    if let value = read(known) { return value }
+    let fault = ExecutorFault(
+      kind: .malformed("\(function) answered \(ExecutorFault.clip(known.rendered(indent: nil), 200)), "
+        + "not \(Self.expected(function))"),
+      function: function, question: writer.object)
+    state.withLock { state in
+      state.known[writer.text] = .fault(fault)
+      state.breaker.failed(function, calendar.map(Self.group), signature: fault.signature)
+      note(.fault(fault), &state)
+    }
+    return placeholder
+  }
+
+  private func note(_ note: Note, _ state: inout State) {
+    if state.inTriage {
+      if note.rank > state.triageNote.rank { state.triageNote = note }
+    } else if note.rank > state.note.rank {
+      state.note = note
+    }
+  }
+
+  /// The breaker's group of a question: its calendar and zone.
+  static func group(_ calendar: Calendar) -> String {
+    CalendarIdentifiers.cldr(calendar.identifier) + "·" + calendar.timeZone.identifier
+  }
+
+  /// The type an answer to `function` must have, for a malformed answer's message.
+  static func expected(_ function: Subject.Function) -> String {
+    switch function {
+    case .leadingBlanks, .nights: "an integer"
+    case .weekdaySymbols: "an array of strings"
+    case .closes: "a boolean"
+    case .selecting: "a selection ({\"start\": …, \"end\": …})"
+    case .role: "one of outside, start, middle, end, single"
+    case .days: "an array of instants"
+    case .paging, .fieldDate: "an instant or null"
+    case .clampedReturn: "an instant"
+    case .text: "a string"
+    case .disclosure: "an array of {\"expanded\": …, \"label\": …}"
+    }
+  }
+
+  // MARK: Talking to the process
+
+  private static let decoder = JSONDecoder()
+
+  /// Asks `questions` until each has an answer or a fault. A question open when the
+  /// executor ended is asked again alone in a new one: only if that ends it too is the
+  /// question at fault (an executor that buffers its answers loses some when it dies).
+  private func ask(_ questions: [Question], _ state: inout State) {
+    var open = questions[...]
+    var suspect = false
+    while !open.isEmpty {
+      // A fault in this batch may have tripped the breaker for what is still open.
+      open = open.filter { question in
+        guard let signature = state.breaker.trip(question.function, question.group) else { return true }
+        state.known[question.text] = .fault(ExecutorFault(
+          kind: .notRun(signature), function: question.function, question: question.text))
+        return false
+      }[...]
+      if open.isEmpty { break }
+      guard let process = running(&state) else {
+        for question in open {
+          state.known[question.text] = .fault(ExecutorFault(
+            kind: .unstartable(state.unstartable ?? "unknown"), function: question.function,
+            question: question.text))
+        }
+        return
+      }
+      let batch = suspect ? open.prefix(1) : open
+      var ids: [Int: Int] = [:]
+      var text: [UInt8] = []
+      for (offset, question) in zip(batch.indices, batch) {
+        ids[state.nextID] = offset
+        text += Array("{\"id\":\(state.nextID),\(question.text)}\n".utf8)
+        state.nextID += 1
+      }
+      state.counts.questions += batch.count
+      state.counts.batches += 1
+      var answered = Set<Int>()
+      // Moved out, so the closure below updates them without copying.
+      var known = state.known
+      state.known = [:]
+      var breaker = state.breaker
+      let end = process.exchange(text, idle: idle) { line in
+        let reply = try? Self.decoder.decode(ExecutorWire.Reply.self, from: Data(line))
+        let index: Int
+        if let reply, let id = reply.id, let at = ids[id], !answered.contains(at) {
+          index = at
+          let question = open[at]
+          if let reason = reply.unsupported {
+            known[question.text] = .unsupported(reason)
+          } else if let message = reply.error {
+            let fault = ExecutorFault(kind: .error(message), function: question.function,
+                                      question: question.text)
+            known[question.text] = .fault(fault)
+            breaker.failed(question.function, question.group, signature: fault.signature)
+          } else if reply.hasAnswer, let answer = reply.answer {
+            known[question.text] = .answer(answer)
+            breaker.answered(question.function, question.group)
+          } else {
+            let fault = ExecutorFault(
+              kind: .malformed("its line has none of answer, unsupported, error: "
+                + ExecutorFault.clip(String(decoding: line, as: UTF8.self), 200)),
+              function: question.function, question: question.text)
+            known[question.text] = .fault(fault)
+            breaker.failed(question.function, question.group, signature: fault.signature)
+          }
+        } else {
+          // Not an answer to an open question: it stands for the first one still open.
+          guard let at = batch.indices.first(where: { !answered.contains($0) }) else { return true }
+          index = at
+          let why = reply == nil ? "not a JSON answer" : "no open question has its id"
+          let fault = ExecutorFault(
+            kind: .malformed("\(why): " + ExecutorFault.clip(String(decoding: line, as: UTF8.self), 200)),
+            function: open[at].function, question: open[at].text)
+          known[open[at].text] = .fault(fault)
+          breaker.failed(open[at].function, open[at].group, signature: fault.signature)
+        }
+        answered.insert(index)
+        return answered.count == batch.count
+      }
+      state.known = known
+      state.breaker = breaker
+      let unanswered = batch.indices.filter { !answered.contains($0) }
+      switch end {
+      case .answered:
+        open = open[batch.endIndex...]
+        suspect = false
+      case .silent(let seconds):
+        // Silence is not asked twice: the first open question is the one it is stuck on.
+        let first = unanswered[0]
+        fail(open[first], .silent(seconds: seconds), process, &state)
+        state.process = nil
+        process.close()
+        open = ArraySlice(unanswered.dropFirst().map { open[$0] } + open[batch.endIndex...])
+        suspect = false
+      case .ended(let kind):
+        state.process = nil
+        process.close()
+        let first = unanswered.first ?? batch.endIndex
+        if suspect || batch.count == 1 {
+          if first < batch.endIndex { fail(open[first], kind, process, &state) }
+          open = ArraySlice(unanswered.dropFirst().map { open[$0] } + open[batch.endIndex...])
+          suspect = false
+        } else {
+          open = ArraySlice(unanswered.map { open[$0] } + open[batch.endIndex...])
+          suspect = true
+        }
+      }
+    }
+  }
+
+  private func fail(_ question: Question, _ kind: ExecutorFault.Kind, _ process: ExecutorProcess,
+                    _ state: inout State)
+  {
+    let fault = ExecutorFault(kind: kind, function: question.function, question: question.text,
+                              stderr: process.stderr.text)
+    state.known[question.text] = .fault(fault)
+    state.breaker.failed(question.function, question.group, signature: fault.signature)
+  }
+
+  /// The running executor, started (and greeted) when there is none.
+  private func running(_ state: inout State) -> ExecutorProcess? {
+    if let process = state.process { return process }
+    if state.unstartable != nil { return nil }
+    do {
+      let (process, _) = try Self.start(command, idle: idle)
+      state.counts.starts += 1
+      state.failedStarts = 0
+      state.process = process
+      return process
+    } catch {
+      state.failedStarts += 1
+      if state.failedStarts >= 2 { state.unstartable = error.message }
+      return nil
+    }
+  }
+
+  /// Starts the command and asks it `hello`.
+  ///
+  /// - Throws: `InputError` naming the command when it cannot start or its hello is wrong.
+  static func start(_ command: String, idle: Double) throws(InputError)
+    -> (ExecutorProcess, ExecutorWire.Hello)
+  {
+    let process = try ExecutorProcess(command: command)
+    var reply: ExecutorWire.Reply?
+    var first = ""
+    let question = "{\"id\":0,\"function\":\"hello\",\"protocol\":\"\(ExecutorWire.protocolName)\"}\n"
+    let end = process.exchange(Array(question.utf8), idle: max(idle, 10)) { line in
+      first = String(decoding: line, as: UTF8.self)
+      reply = try? decoder.decode(ExecutorWire.Reply.self, from: Data(line))
+      return true
+    }
+    func refuse(_ why: String) -> InputError {
+      process.killGroup()
+      process.close()
+      let words = process.stderr.text.split(separator: "\n").suffix(3).joined(separator: " | ")
+      return InputError("--subject exec:'\(command)': \(why)" + (words.isEmpty ? "" : " (its stderr: \(words))"))
+    }
+    switch end {
+    case .answered: break
+    case .silent(let seconds): throw refuse("no answer to hello within \(CaseFault.seconds(seconds)) s")
+    case .ended(.exited(let status)): throw refuse("it exited with status \(status) before answering hello")
+    case .ended(.signal(let name)): throw refuse("it died from \(name) before answering hello")
+    case .ended: throw refuse("it ended before answering hello")
+    }
+    guard let reply, reply.id == 0 else {
+      throw refuse("its first line is not an answer to hello (id 0): \(ExecutorFault.clip(first, 200))")
+    }
+    if let error = reply.error { throw refuse("it answered hello with error: \(error)") }
+    do {
+      return (process, try ExecutorWire.Hello(reply.answer))
+    } catch {
+      throw refuse(error.message)
+    }
+  }
+}
+
+/// Stops asking what keeps failing: after 3 faults in a row with one signature for one
+/// function in one calendar and zone, the rest of them is not asked ("not run"); a
+/// signature that tripped one calendar and zone trips another of the same function at its
+/// first fault there (as `Breaker` does for worker processes).
+struct ExecutorBreaker: Sendable {
+  private var runs: [String: (signature: String, count: Int)] = [:]
+  private var trips: [String: String] = [:]
+  private var tripped: [Subject.Function: Set<String>] = [:]
+  static let limit = 3
+
+  private static func key(_ function: Subject.Function, _ calendar: String?) -> String {
+    "\(function)·\(calendar ?? "")"
+  }
+
+  func trip(_ function: Subject.Function, _ calendar: String?) -> String? {
+    trips[Self.key(function, calendar)]
+  }
+
+  mutating func answered(_ function: Subject.Function, _ calendar: String?) {
+    runs[Self.key(function, calendar)] = nil
+  }
+
+  mutating func failed(_ function: Subject.Function, _ calendar: String?, signature: String) {
+    let key = Self.key(function, calendar)
+    let count = runs[key].map { $0.signature == signature ? $0.count + 1 : 1 } ?? 1
+    runs[key] = (signature, count)
+    if count >= Self.limit || tripped[function, default: []].contains(signature) {
+      trips[key] = signature
+      tripped[function, default: []].insert(signature)
+    }
+  }
+}
