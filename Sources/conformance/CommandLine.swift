@@ -167,7 +167,9 @@ struct CommandLineParser {
     if isolation {
       options.workerExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     }
-    options.waivers = waiverFile(waivers, corpora: options.request.corporaDirectory)
+    // The shipped waivers explain Foundation's differences; an executor's are its own.
+    options.waivers = waivers == nil && options.subjectCommand != nil
+      ? nil : waiverFile(waivers, corpora: options.request.corporaDirectory)
     return .run(options)
   }
 

@@ -1,5 +1,8 @@
 @testable import Conformance
 import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import Testing
 
 /// A run of the `conformance` executable whose subject is an executor, into a temporary
@@ -42,7 +45,9 @@ struct ExecutorTests {
   @Test("a sweep through `conformance executor` reads as the in-process one, case by case, values included")
   func sameAsInProcess() throws {
     let inProcess = try ExecutorRun(executorSample + ["--record", "all"], subject: nil)
-    let executor = try ExecutorRun(executorSample + ["--record", "all"], subject: referenceExecutor())
+    // An executor's run takes no waivers unless given; this one takes the shipped ones too.
+    let executor = try ExecutorRun(executorSample + ["--record", "all", "--waivers", "Corpora/known-differences.json"],
+                                   subject: referenceExecutor())
     #expect(inProcess.status == executor.status, "\(executor.stderr)")
     let (before, after) = (try inProcess.cases, try executor.cases)
     #expect(before.count > 1000)
@@ -101,5 +106,40 @@ struct ExecutorTests {
     #expect(crash.outcome.detail.joined().contains("crashing on purpose"), "\(crash.outcome.detail)")
     let garbage = try #require(errored.first { affected($0.id) == "leadingBlanks" && !$0.outcome.pattern.hasPrefix("not run") })
     #expect(garbage.outcome.detail.joined().contains("this is not JSON"))
+  }
+}
+
+@Suite("An executor's answers are untrusted text")
+struct UntrustedTextTests {
+  @Test("markup, CDATA's end, control characters and invalid UTF-8 reach every report as text")
+  func hostileText() throws {
+    let hostile = ExecutorServer.Misbehaviour.hostileText
+    let run = try ExecutorRun(
+      ["--checks", "date-text,weekday-symbols,month-days", "--locales", "en_US,de_DE", "--calendars", "gregorian",
+       "--time-zones", "UTC", "--years", "2020...2020"],
+      subject: referenceExecutor("hostile:text:en_US", "hostile:weekdaySymbols", "invalid-utf8:text:de_DE",
+                                 "hostile:days"))
+    #expect(run.status == 1, "\(run.stderr)")
+    let cases = try run.cases
+    // The results keep the text exactly (JSON escapes it).
+    #expect(cases.contains { $0.outcome.actual.description.contains(hostile) })
+    #expect(cases.contains { $0.outcome.pattern == "malformed answer to text" })
+    let crash = try #require(cases.first { $0.id.check == "month-days" })
+    #expect(crash.outcome.verdict == .errored)
+    #expect(crash.outcome.pattern.contains(hostile), "\(crash.outcome.pattern)")
+    // JUnit: well-formed XML, no control character a parser refuses, the text escaped.
+    let junit = try String(contentsOf: run.out.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(junit.unicodeScalars.allSatisfy { $0.value >= 0x20 || [0x09, 0x0A, 0x0D].contains($0.value) })
+    #expect(junit.contains("&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;]]&gt;"))
+    #expect(!junit.contains("<img"))
+    let parser = XMLParser(data: Data(junit.utf8))
+    #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    // The page: the data block holds no `<` at all, so only the page's own two scripts end.
+    let page = try String(contentsOf: run.out.appendingPathComponent("index.html"), encoding: .utf8)
+    #expect(page.components(separatedBy: "</script>").count - 1 == 2)
+    #expect(!page.contains("<img"))
+    // The console: no raw escape reaches a terminal or a log; the pattern names it instead.
+    #expect(!run.stdout.contains("\u{1B}") && !run.stderr.contains("\u{1B}"))
+    #expect(run.stdout.contains("⟨U+001B⟩[31mred"), "\(run.stdout)")
   }
 }

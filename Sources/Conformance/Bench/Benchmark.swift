@@ -26,6 +26,9 @@ public enum Benchmark {
     public var errored: Int
     /// Cases the breaker reported "not run".
     public var notRun: Int
+    /// Whether an executor answered for the subject (`--subject exec:`): held to the same
+    /// 3 × as the storms, and expected to exit as the clean run did.
+    public var executor = false
   }
 
   /// One measured run.
@@ -189,6 +192,17 @@ public enum Benchmark {
       log(String(format: "%@ (%@): %.1f s, exit %d, %d errored (%d not run)", name,
                  fault ?? "no fault", run.wall, run.status, run.errored, run.notRun))
     }
+    // The same core run with the subject answered through the executor protocol by this
+    // executable's reference executor (PickerLogic): what the protocol itself costs.
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    var executor = try storm("executor", fault: nil, corporaDirectory: corporaDirectory, jobs: jobs,
+                             out: scratch.appendingPathComponent("executor"),
+                             extra: ["--subject", "exec:'\(me)' executor", "--waivers",
+                                     corporaDirectory.appendingPathComponent(Corpus.Files.waivers).path])
+    executor.executor = true
+    storms.append(executor)
+    log(String(format: "executor (exec:conformance executor): %.1f s, exit %d, %d errored", executor.wall,
+               executor.status, executor.errored))
 
     return Report(
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
@@ -202,13 +216,14 @@ public enum Benchmark {
 
   /// `conformance --out …` on the core corpus in a process of its own (worker processes, as
   /// a user runs it), with `CONFORMANCE_FAULT=fault`.
-  static func storm(_ name: String, fault: String?, corporaDirectory: URL, jobs: Int, out: URL)
-    throws -> StormRun
+  static func storm(_ name: String, fault: String?, corporaDirectory: URL, jobs: Int, out: URL,
+                    extra: [String] = []) throws -> StormRun
   {
     var environment = ProcessInfo.processInfo.environment
     environment["CONFORMANCE_FAULT"] = fault
     let (status, wall) = try timed(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
-                                   ["--corpora", corporaDirectory.path, "--jobs", String(jobs), "--out", out.path],
+                                   ["--corpora", corporaDirectory.path, "--jobs", String(jobs), "--out", out.path]
+                                     + extra,
                                    environment: environment)
     guard [0, 1].contains(status) else {
       throw HarnessError("bench: the \(name) run exited \(status)")

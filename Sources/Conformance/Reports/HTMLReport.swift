@@ -256,7 +256,7 @@ public enum HTMLReport {
       // A case that errored has no values; its detail below says what happened.
       const rows = e.status === "errored" ? [] : [["expected (libicu)", el("code", {}, values[0])]];
       if (e.expectedF !== undefined) rows.push(["expected (Foundation's ICU)", el("code", {}, e.expectedF)]);
-      if (e.status !== "errored") rows.push(["actual (Foundation)", el("code", {}, values[1])]);
+      if (e.status !== "errored") rows.push(["actual (" + D.subjectSide + ")", el("code", {}, values[1])]);
       if (e.months) rows.push(["month", e.months]);
       if (e.baseline) rows.push(["baseline", e.baseline]);
       if (e.waiver) rows.push(["waiver", [el("code", {}, e.waiver), " ", (D.waivers[e.waiver] || {}).reason || ""]]);
@@ -421,9 +421,13 @@ public enum HTMLReport {
       document.getElementById("run").textContent = D.started + " · " + D.elapsed + " s · subject " +
         D.subject + " · conformance " + D.arguments.join(" ");
       const v = D.versions;
-      app.append(section("Versions compared", table(["", "subject (Foundation)", "oracle (system libicu)"], [
+      // An executor's data is its own: Foundation's versions are then triage's.
+      const foundation = D.subjectSide === "Foundation" ? "subject (Foundation)" : "triage (Foundation)";
+      const rows = [
         ["ICU", v.subject.icu, v.oracle.icu], ["CLDR", v.subject.cldr, v.oracle.cldr],
-        ["tz data", v.subject.tz, v.oracle.tz], ["code", "Swift " + v.swift + " Foundation", "ICU4C"]]),
+        ["tz data", v.subject.tz, v.oracle.tz], ["code", "Swift " + v.swift + " Foundation", "ICU4C"]];
+      app.append(section("Versions compared", table(["", foundation, "oracle (system libicu)"], rows),
+        D.subjectSide === "Foundation" ? "" : el("p", {}, "subject: " + v.subject.implementation),
         el("p", {class: "muted"}, "Triage: " + D.triage),
         el("details", {}, el("summary", {}, "Options of this run"), table(["option", "value"], D.options))));
       const r = D.review;

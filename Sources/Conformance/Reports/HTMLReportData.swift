@@ -15,6 +15,7 @@ enum HTMLReportData {
       ("elapsed", .string(String(format: "%.1f", tally.elapsed))),
       ("arguments", .array(info.arguments.map(JSONValue.string))),
       ("subject", .string(info.subject)),
+      ("subjectSide", .string(info.versions.subjectSide)),
       ("versions", ResultsJSON.versions(info.versions)),
       ("options", .array(info.options.map { .array([.string($0.name), .string($0.value)]) })),
       ("triage", .string(info.triageProblem.map { "off (\($0))" }

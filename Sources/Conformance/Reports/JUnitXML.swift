@@ -64,7 +64,8 @@ public enum JUnitXML {
         xml += "/>\n"
         continue
       case .error, .failure:
-        xml += ">\n" + counted(step, error: testcase == .error, rule: rule)
+        xml += ">\n" + counted(step, error: testcase == .error, rule: rule,
+                               subject: tally.info?.versions.subjectSide ?? "Foundation")
       case .knownDifferences:
         // Short: a full sweep has ~18,000 of these. The suite's properties give each
         // waiver's whole reason and link once.
@@ -82,7 +83,7 @@ public enum JUnitXML {
   }
 
   /// The `<failure>` or `<error>` of the cases the rule counts, with the first one's values.
-  static func counted(_ step: RunTally.Step, error: Bool, rule: String) -> String {
+  static func counted(_ step: RunTally.Step, error: Bool, rule: String, subject: String) -> String {
     let element = error ? "error" : "failure"
     let relevant = step.examples.filter { error ? $0.status == .errored : $0.status != .errored }
     let total = error ? step.counted.errored : step.counted.total - step.counted.errored
@@ -97,7 +98,7 @@ public enum JUnitXML {
       : first?.status == .unexpectedPass ? "unexpected-pass"
       : first?.review.triage?.rawValue ?? "mismatch"
     var body = ""
-    for result in relevant.prefix(casesPerBody) { body += caseBody(result) }
+    for result in relevant.prefix(casesPerBody) { body += caseBody(result, subject: subject) }
     if total > relevant.prefix(casesPerBody).count {
       body += "… and \(total - relevant.prefix(casesPerBody).count) more in cases.jsonl.gz\n"
     }
@@ -131,7 +132,7 @@ public enum JUnitXML {
   }
 
   /// One case in a body: where, both sides' values, its baseline class and triage.
-  static func caseBody(_ result: CaseRecord) -> String {
+  static func caseBody(_ result: CaseRecord, subject subjectSide: String) -> String {
     let outcome = result.outcome
     var body = "\(result.id.coordinates)\n"
     if result.status == .unexpectedPass {
@@ -144,7 +145,7 @@ public enum JUnitXML {
       if let second = result.review.triageExpected {
         body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
       }
-      body += "  actual:   \(clip(outcome.actual.description))   [Foundation]\n"
+      body += "  actual:   \(clip(outcome.actual.description))   [\(subjectSide)]\n"
     }
     for line in outcome.detail.prefix(outcome.verdict == .errored ? 4 : 2) { body += "  \(clip(line))\n" }
     body += "  baseline: \(result.review.baseline?.rawValue ?? "none")"

@@ -56,7 +56,8 @@ public enum ConformanceRun {
       throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
         + "--time-zones values together)")
     }
-    let versions = try RunVersions.current()
+    var versions = try RunVersions.current()
+    versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
     let review = Review(waivers: waivers, baseline: baseline, versions: versions,
                         today: LocalDay.today)
     let staging = try directory.makeStaging()

@@ -14,6 +14,12 @@ public struct RunVersions: Sendable, Codable, Equatable {
   public var subjectICUProblem: String?
   /// Foundation's own answer for its tz data version (`TimeZone.timeZoneDataVersion`).
   public var subjectTimeZoneData: String
+  /// The executor that answered for the subject (`py-picker 1.0 (exec:python3 x.py)`), when
+  /// one did: its data and code are its own, Foundation's versions above are then triage's.
+  public var subjectExecutor: String?
+
+  /// Who answered for the subject, in reports' words: `Foundation`, or the executor's name.
+  public var subjectSide: String { subjectExecutor.map { String($0.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) } ?? "Foundation" }
 
   /// Reads the versions of this process's libicu and Foundation.
   public static func current() throws -> RunVersions {
@@ -48,7 +54,11 @@ public struct RunVersions: Sendable, Codable, Equatable {
   public var summary: String {
     let subject = subjectICU.map { "ICU \($0.icu), CLDR \($0.cldr), tz \(subjectTimeZoneData)" }
       ?? "tz \(subjectTimeZoneData); its ICU is not visible: \(subjectICUProblem ?? "?")"
-    return "subject: Foundation on Swift \(swift) (\(subject)); oracle: libicu \(oracle.icu) "
-      + "(CLDR \(oracle.cldr), tz \(oracle.tz))"
+    let oracleText = "oracle: libicu \(oracle.icu) (CLDR \(oracle.cldr), tz \(oracle.tz))"
+    if let subjectExecutor {
+      return "subject: \(subjectExecutor), its own data; triage: Foundation on Swift \(swift) (\(subject)); "
+        + oracleText
+    }
+    return "subject: Foundation on Swift \(swift) (\(subject)); " + oracleText
   }
 }

@@ -62,7 +62,8 @@ public enum ExecutorServer {
       /// An `unsupported` answer.
       case unsupported
       /// Text answers (and symbols) that try to escape every report: markup, CDATA's end,
-      /// control characters, a terminal escape.
+      /// control characters, a terminal escape; to any other function, the same text on
+      /// stderr and an exit (it reaches the case's pattern and detail).
       case hostile
       /// A text answer whose bytes are not UTF-8.
       case invalidUTF8 = "invalid-utf8"
@@ -177,6 +178,9 @@ public enum ExecutorServer {
       case .wrongType: return Array("{\"id\":\(question.id),\"answer\":\"nope\"}".utf8)
       case .error: return Self.line(question.id, "error", "misbehaving on purpose")
       case .unsupported: return Self.line(question.id, "unsupported", "misbehaving on purpose")
+      case .hostile where !["text", "weekdaySymbols"].contains(question.function):
+        FileHandle.standardError.write(Data((Misbehaviour.hostileText + "\n").utf8))
+        Foundation.exit(7)
       case .hostile:
         let answer = question.function == "weekdaySymbols"
           ? Self.strings(Array(repeating: Misbehaviour.hostileText, count: 7))
