@@ -143,3 +143,18 @@ struct UntrustedTextTests {
     #expect(run.stdout.contains("⟨U+001B⟩[31mred"), "\(run.stdout)")
   }
 }
+
+@Suite("An executor that cannot start is bad input")
+struct ExecutorInputTests {
+  @Test("exit 2 before any work, naming the command and what went wrong, and nothing written",
+        arguments: [("exec:/nonexistent/executor", "exited with status 127 before answering hello"),
+                    ("exec:echo hello", "its first line is not an answer to hello"),
+                    ("exec:true", "exited with status 0 before answering hello"),
+                    ("exec:", "expected picker-logic or exec:<command>")])
+  func refused(subject: String, message: String) throws {
+    let run = try ExecutorRun(["--checks", "leading-blanks"], subject: subject)
+    #expect(run.status == 2)
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: run.out.path))
+  }
+}

@@ -38,21 +38,9 @@ public final class ConsoleRecorder: Sendable {
   /// `⟨U+001B⟩`: a subject's text (an executor's error message, its stderr) must not move
   /// the cursor, recolour or reorder a terminal or a CI log.
   public static func visible(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isInvisible) else { return text }
-    var output = ""
-    for scalar in text.unicodeScalars {
-      if isInvisible(scalar) {
-        output += "⟨U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "⟩"
-      } else {
-        output.unicodeScalars.append(scalar)
-      }
+    CodePoints.annotate(text) { scalar in
+      [.control, .format].contains(scalar.properties.generalCategory)
     }
-    return output
-  }
-
-  private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-      || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
   }
 
   public func record(_ event: Event) {
