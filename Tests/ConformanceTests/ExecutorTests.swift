@@ -158,3 +158,47 @@ struct ExecutorInputTests {
     #expect(!FileManager.default.fileExists(atPath: run.out.path))
   }
 }
+
+@Suite("Executors end with their run")
+struct ExecutorLifetimeTests {
+  /// The pids of processes whose command line holds `marker`.
+  static func processes(holding marker: String) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry in
+      guard let pid = Int32(entry),
+        let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline"))
+      else { return nil }
+      return String(decoding: line, as: UTF8.self).contains(marker) ? pid : nil
+    }
+  }
+
+  @Test("SIGTERM while every executor spins: the run exits 143 and no executor is left",
+        arguments: [false, true])
+  func interrupted(inProcess: Bool) throws {
+    // A misbehaviour that never matches, as a marker in the executors' command lines.
+    let marker = UUID().uuidString
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-exec-term-\(marker)")
+    let process = Process()
+    process.executableURL = Executable.url
+    process.arguments = ["--checks", "same-day-closing", "--calendars", "gregorian", "--time-zones", "UTC",
+                         "--out", out.path, "--subject", referenceExecutor("hang:closes", "error:days:\(marker)")]
+      + (inProcess ? ["--no-isolation"] : [])
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["CONFORMANCE_EXECUTOR_TIMEOUT": "600"]) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.currentDirectoryURL = corpora.deletingLastPathComponent()
+    try process.run()
+    // Wait until both workers' executors are asked (the parent's greeting one has ended).
+    let start = Date()
+    while Self.processes(holding: marker).count < 2 && Date().timeIntervalSince(start) < 60 { usleep(100_000) }
+    usleep(500_000)
+    #expect(Self.processes(holding: marker).count >= 2)
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 143)
+    usleep(200_000)
+    #expect(Self.processes(holding: marker).isEmpty, "executors left: \(Self.processes(holding: marker))")
+    #expect(!FileManager.default.fileExists(atPath: out.path))
+  }
+}

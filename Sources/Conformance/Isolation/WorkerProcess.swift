@@ -98,7 +98,10 @@ final class WorkerProcess {
   func awaitDeath(within seconds: Double) -> String {
     let deadline = Date().addingTimeInterval(seconds)
     while process.isRunning && Date() < deadline { usleep(5_000) }
-    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    if process.isRunning {
+      Self.killChildGroups(of: process.processIdentifier)
+      Glibc.kill(process.processIdentifier, SIGKILL)
+    }
     process.waitUntilExit()
     release()
     return stderrTail.text
@@ -106,7 +109,25 @@ final class WorkerProcess {
 
   /// Kills the worker now (the run is interrupted); whoever is reading sees it die.
   static func kill(_ pid: Int32) {
-    if pid > 0 { Glibc.kill(pid, SIGKILL) }
+    guard pid > 0 else { return }
+    killChildGroups(of: pid)
+    Glibc.kill(pid, SIGKILL)
+  }
+
+  /// Kills the process groups the worker's children lead (an executor and its pipeline,
+  /// each a group of its own): a worker killed with SIGKILL cannot end them, and one that
+  /// spins would outlive the run. Done before the worker dies, while they are its children.
+  static func killChildGroups(of parent: Int32) {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return }
+    for entry in entries {
+      guard let pid = Int32(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { continue }
+      // pid (comm) state ppid …: the command may hold spaces and parentheses.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      if fields.count > 1, Int32(fields[1]) == parent { Glibc.kill(-pid, SIGKILL) }
+    }
   }
 
   /// Once the process has exited: drops the stderr handler (it keeps the handle, and so this
@@ -143,6 +164,7 @@ final class WorkerProcess {
           return .answered(try decoder.decode(WorkerReply.self, from: line))
         } catch {
           killedHere = true
+          Self.killChildGroups(of: process.processIdentifier)
           Glibc.kill(process.processIdentifier, SIGKILL)
           return .died(died(.garbled(JSONValueReader.describe(error))))
         }
@@ -150,6 +172,7 @@ final class WorkerProcess {
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else {
         killedHere = true
+        Self.killChildGroups(of: process.processIdentifier)
         Glibc.kill(process.processIdentifier, SIGKILL)
         return .died(died(.unanswered(seconds: timeout)))
       }

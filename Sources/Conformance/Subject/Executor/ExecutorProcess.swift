@@ -53,7 +53,13 @@ final class ExecutorProcess {
     // Kept alive by the Pipe objects otherwise: the handles are ours from here on.
     _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
     self.pipes = (stdin, stdout, stderrPipe)
+    // An interrupted run ends its executors too: one spinning in a loop never reads the
+    // end of its stdin.
+    let group = process.processIdentifier
+    interruption = Interruption.register { if group > 0 { kill(-group, SIGKILL) } }
   }
+
+  private var interruption: Int?
 
   private var pipes: (Pipe, Pipe, Pipe)
 
@@ -114,6 +120,7 @@ final class ExecutorProcess {
   func close() {
     guard !closed else { return }
     closed = true
+    if let interruption { Interruption.unregister(interruption) }
     Glibc.close(input)
     let deadline = Date().addingTimeInterval(2)
     while process.isRunning && Date() < deadline { usleep(2_000) }
