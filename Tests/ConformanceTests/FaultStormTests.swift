@@ -32,13 +32,47 @@ struct BreakerTests {
     #expect(breaker.trips.isEmpty)
   }
 
+  @Test("where zones completed, a fault trips its zones alone; where none did, a second zone trips the calendar")
+  func zones() {
+    var breaker = Breaker(threshold: 3)
+    let group = "field-roundtrip · gregorian"
+    // As in the full sweep: UTC works, two legacy zones trap.
+    breaker.completed(group, zone: "UTC")
+    for _ in 0..<3 { _ = breaker.faulted(group, zone: "SystemV/AST4ADT", check: "field-roundtrip", signature: trap) }
+    #expect(breaker.trip(group, zone: "SystemV/AST4ADT")?.group == "field-roundtrip · gregorian · SystemV/AST4ADT")
+    #expect(breaker.trip(group, zone: "UTC") == nil)
+    // Known: the next zone with the signature trips at its first fault, that zone only.
+    let second = breaker.faulted(group, zone: "SystemV/CST6CDT", check: "field-roundtrip", signature: trap)
+    #expect(second?.group == "field-roundtrip · gregorian · SystemV/CST6CDT")
+    #expect(second?.faults == 1)
+    #expect(breaker.trip(group, zone: "Europe/Paris") == nil)
+    // Another calendar: its zones run until they fault, and it trips only the faulting zone.
+    let buddhist = "field-roundtrip · buddhist"
+    breaker.completed(buddhist, zone: "UTC")
+    #expect(breaker.trip(buddhist, zone: "SystemV/AST4ADT") == nil)
+    #expect(breaker.faulted(buddhist, zone: "SystemV/AST4ADT", check: "field-roundtrip", signature: trap)?.group
+      == "field-roundtrip · buddhist · SystemV/AST4ADT")
+    #expect(breaker.trip(buddhist, zone: "Asia/Tokyo") == nil)
+    // A storm: no zone ever completes, so the second zone trips the whole calendar, taking
+    // over the first zone's trip (4 faults in all), and a third calendar trips at once.
+    var storm = Breaker(threshold: 3)
+    let hebrew = "month-days · hebrew"
+    for _ in 0..<3 { _ = storm.faulted(hebrew, zone: "UTC", check: "month-days", signature: trap) }
+    let whole = storm.faulted(hebrew, zone: "Asia/Tehran", check: "month-days", signature: trap)
+    #expect(whole?.group == hebrew)
+    #expect(whole?.faults == 4)
+    #expect(storm.trips.keys.sorted() == [hebrew])
+    #expect(storm.faulted("month-days · chinese", zone: "UTC", check: "month-days", signature: trap)?.group
+      == "month-days · chinese")
+  }
+
   @Test("a signature that tripped one calendar trips another of the same check at its first fault, and no other check")
   func knownSignature() {
     var breaker = Breaker(threshold: 3)
     for _ in 0..<3 { _ = breaker.faulted("same-day-closing · buddhist", check: "same-day-closing", signature: trap) }
     let second = breaker.faulted("same-day-closing · chinese", check: "same-day-closing", signature: trap)
     #expect(second?.faults == 1)
-    #expect(second?.reason.contains("another calendar of this check") == true)
+    #expect(second?.reason.contains("elsewhere in this check") == true)
     // Other calendars without a fault are untouched; so is another check.
     #expect(breaker.trip("same-day-closing · gregorian") == nil)
     #expect(breaker.faulted("range-roles · chinese", check: "range-roles", signature: trap) == nil)
@@ -141,10 +175,11 @@ struct FaultStormTests {
               "\(record.id): \(pattern) \(record.outcome.detail)")
     }
     let crashed = inside.filter { !$0.outcome.pattern.hasPrefix("not run") }
-    // The breaker: three in a row in the first calendar, then at most one more per calendar
-    // and worker (two workers may be in one calendar when it trips).
+    // The breaker: three in a row in one zone of the first calendar, one in a second zone
+    // (the whole calendar then), then at most one more per calendar and worker (two workers
+    // may be in one calendar when it trips).
     let calendars = Set(inside.compactMap(\.id.calendar)).count
-    #expect(crashed.count >= 3 && crashed.count <= 3 + 2 * calendars, "\(crashed.count) crashed")
+    #expect(crashed.count >= 3 && crashed.count <= 4 + 2 * calendars, "\(crashed.count) crashed")
     let trips = storm.record.run.isolation?.trips ?? []
     #expect(trips.map(\.group).sorted() == Set(inside.compactMap { Breaker.group($0.id) }).sorted())
     #expect(trips.reduce(0) { $0 + $1.notRun } == inside.count - crashed.count)

@@ -2,12 +2,16 @@
 ///
 /// A group is one check in one calendar (the whole check when it has none): narrow enough
 /// that the real `week-of-year` hang of Hebrew leaves every other calendar's cases alone.
-/// When `threshold` cases of a group fault in a row with the same signature (no case of the
-/// group completing in between), the group trips: its cases not yet run are reported
-/// errored, "not run", with the signature. A signature that tripped one group of a check
-/// trips another group of that check at its first fault there: the function is known to
-/// fault systematically, and a hang in every calendar would otherwise cost `threshold`
-/// timeouts per calendar.
+/// Faults are counted per zone of the group: when `threshold` cases of one zone fault in a
+/// row with the same signature (no case there completing in between), that zone of the
+/// group trips, and its cases not yet run are reported errored, "not run", with the
+/// signature. The whole group trips only while none of its zones has completed a case and
+/// the signature trips a second zone: a fault of some zones (Foundation's `DateFormatter`
+/// traps in the legacy `SystemV/AST4ADT` and `SystemV/CST6CDT`) must not cost the hundreds
+/// of zones where the function works. A signature that tripped before, in this group or
+/// another of the check, trips at its first fault there (the zone, or the whole group when
+/// it has no completed zone): the function is known to fault systematically, and a hang in
+/// every calendar would otherwise cost `threshold` timeouts per calendar.
 struct Breaker: Sendable {
   /// A tripped group, as `results.json` lists it.
   struct Trip: Codable, Sendable, Equatable {
@@ -22,8 +26,8 @@ struct Breaker: Sendable {
     /// Why a case of the group was not run, for its detail.
     var reason: String {
       faults == 1
-        ? "not run: the subject faulted here with \(signature), which had faulted "
-          + "systematically in another calendar of this check (the breaker)"
+        ? "not run: the subject faulted in \(group) with \(signature), which had faulted "
+          + "systematically elsewhere in this check (the breaker)"
         : "not run: the subject faulted on \(faults) cases of \(group) in a row with "
           + "\(signature) (the breaker)"
     }
@@ -31,7 +35,12 @@ struct Breaker: Sendable {
 
   let threshold: Int
   private var streaks: [String: (signature: String, count: Int)] = [:]
-  private var trippingSignatures: [String: Set<String>] = [:]
+  /// Per check, each tripping signature and whether it tripped a whole group (all zones).
+  private var trippingSignatures: [String: [String: Bool]] = [:]
+  /// Per group and signature, the zones it tripped.
+  private var trippedZones: [String: [String: Set<String>]] = [:]
+  /// Per group, the zones where a case completed: proof that a fault is the zones' own.
+  private var completedZones: [String: Set<String>] = [:]
   private(set) var trips: [String: Trip] = [:]
 
   init(threshold: Int = 3) {
@@ -43,26 +52,52 @@ struct Breaker: Sendable {
     id.calendar.map { "\(id.check) · \($0)" } ?? id.check
   }
 
-  /// A case of `group` completed: the faults before it were not in a row.
-  mutating func completed(_ group: String) {
-    streaks[group] = nil
+  /// The key of one zone of a group.
+  static func zoneGroup(_ group: String, _ zone: String?) -> String {
+    zone.map { "\(group) · \($0)" } ?? group
   }
 
-  /// Counts a fault; returns the group's trip when it is tripped, now or before.
-  mutating func faulted(_ group: String, check: String, signature: String) -> Trip? {
-    if let trip = trips[group] { return trip }
-    var streak = streaks[group].flatMap { $0.signature == signature ? $0 : nil } ?? (signature: signature, count: 0)
+  /// A case of `group` (in `zone`) completed: the faults before it were not in a row.
+  mutating func completed(_ group: String, zone: String? = nil) {
+    streaks[Self.zoneGroup(group, zone)] = nil
+    if let zone { completedZones[group, default: []].insert(zone) }
+  }
+
+  /// Counts a fault of a case of `group` in `zone`; returns the trip that covers it, now or
+  /// before.
+  mutating func faulted(_ group: String, zone: String? = nil, check: String, signature: String) -> Trip? {
+    if let trip = trip(group, zone: zone) { return trip }
+    let key = Self.zoneGroup(group, zone)
+    var streak = streaks[key].flatMap { $0.signature == signature ? $0 : nil } ?? (signature: signature, count: 0)
     streak.count += 1
-    streaks[group] = streak
-    let known = trippingSignatures[check, default: []].contains(signature)
-    guard streak.count >= threshold || known else { return nil }
-    let trip = Trip(group: group, signature: signature, faults: streak.count)
-    trips[group] = trip
-    trippingSignatures[check, default: []].insert(signature)
+    streaks[key] = streak
+    let known = trippingSignatures[check]?[signature]
+    guard streak.count >= threshold || known != nil else { return nil }
+    var zones = trippedZones[group, default: [:]][signature, default: []]
+    if let zone { zones.insert(zone) }
+    trippedZones[group, default: [:]][signature] = zones
+    // The whole group: no zones, or none that completed and the signature systematic (whole
+    // groups before, or a second zone here).
+    let whole = zone == nil
+      || (completedZones[group, default: []].isEmpty && (known == true || zones.count >= 2))
+    var trip = Trip(group: whole ? group : key, signature: signature, faults: streak.count)
+    if whole {
+      // The group's trip takes over its zones' (one trip per group in the reports).
+      for zone in zones {
+        guard let zoneTrip = trips.removeValue(forKey: Self.zoneGroup(group, zone)) else { continue }
+        trip.faults += zoneTrip.faults
+        trip.notRun += zoneTrip.notRun
+      }
+    }
+    trips[trip.group] = trip
+    trippingSignatures[check, default: [:]][signature] = whole || known == true
     return trip
   }
 
-  func trip(_ group: String) -> Trip? { trips[group] }
+  /// The trip that covers `group` in `zone`: the group's, or that zone's.
+  func trip(_ group: String, zone: String? = nil) -> Trip? {
+    trips[group] ?? zone.flatMap { trips[Self.zoneGroup(group, $0)] }
+  }
 
   mutating func notRun(_ group: String, count: Int) {
     trips[group]?.notRun += count
