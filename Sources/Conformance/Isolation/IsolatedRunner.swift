@@ -160,7 +160,7 @@ public final class IsolatedRunner: Sendable {
       let position = Self.pick(in: &state, steps: steps, window: window)
       let step = steps[position]
       let group = Breaker.group(step.group)
-      if let trip = state.breaker.trip(group) {
+      if let trip = state.breaker.trip(group, zone: step.group.zone) {
         state.assembling[step.index] = Assembly(remaining: step.caseCount)
         return .notRun(step: step.index, positions: Array(0..<step.caseCount), trip: trip)
       }
@@ -244,7 +244,9 @@ public final class IsolatedRunner: Sendable {
     let check = plan.checks[step.checkIndex].id
     schedule.update { state in
       state.limits.observe(check, slowestCaseCPU: slowestCaseCPU, jobSeconds: record.seconds)
-      if !job.replay && record.counts.total > 0 { state.breaker.completed(Breaker.group(step.group)) }
+      if !job.replay && record.counts.total > 0 {
+        state.breaker.completed(Breaker.group(step.group), zone: step.group.zone)
+      }
       Self.file(record, of: job, count: job.positions?.count ?? step.caseCount, in: &state)
     }
   }
@@ -269,10 +271,10 @@ public final class IsolatedRunner: Sendable {
       if state.assembling[job.step] == nil { state.assembling[job.step] = Assembly(remaining: step.caseCount) }
       Self.file(errored, of: Job(step: job.step, positions: [position]), count: 1, in: &state)
       if !before.isEmpty {
-        if !job.replay { state.breaker.completed(group) }
+        if !job.replay { state.breaker.completed(group, zone: step.group.zone) }
         state.queue.append(.run(Job(step: job.step, positions: before, replay: true)))
       }
-      let trip = state.breaker.faulted(group, check: check, signature: fault.signature)
+      let trip = state.breaker.faulted(group, zone: step.group.zone, check: check, signature: fault.signature)
       guard !after.isEmpty else { return }
       if let trip {
         state.queue.append(.notRun(step: job.step, positions: after, trip: trip))
@@ -350,7 +352,8 @@ public final class IsolatedRunner: Sendable {
   private func ask(_ worker: WorkerProcess, _ job: Job) -> Bool {
     let check = plan.checks[step(job.step).checkIndex].id
     let (limit, timeout) = schedule.update { ($0.limits.caseLimit(check), $0.limits.jobLimit(check)) }
-    let request = WorkerRequest(step: job.step, positions: job.positions, limit: limit)
+    let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step(job.step)), positions: job.positions,
+                                limit: limit)
     switch worker.ask(request, timeout: timeout) {
     case .answered(let reply):
       if let note = reply.hung {

@@ -2,9 +2,11 @@ import Foundation
 import ICUOracle
 import Synchronization
 
-/// The worker side of isolation: `conformance __worker <run options>` builds the same plan
+/// The worker side of isolation: `conformance __worker <run options>` loads the same corpus
 /// as its parent and evaluates what the parent asks on stdin, one `WorkerRequest` per line
-/// (all cases of a step, or a few of them: a retry after a worker died). It answers on
+/// (all cases of a step, or a few of them: a retry after a worker died), each naming its
+/// step as the plan encodes it: a worker never plans (choosing the months of a full sweep
+/// costs 1.8 s of CPU, and a worker that replaces a crashed one would pay it again). It answers on
 /// stdout with one `WorkerReply` per line: `ready` once, then each step's `StepRecord` with
 /// its cases that did not pass (every case with `--record all`). It ends when stdin closes.
 ///
@@ -17,8 +19,6 @@ public enum Worker {
     let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
     let baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
     let corpus = try Corpus.load(options.request)
-    let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard)
-    let steps = Dictionary(plan.steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
@@ -40,8 +40,10 @@ public enum Worker {
       } catch {
         throw HarnessError("worker: request '\(line)' is malformed: \(error)")
       }
-      guard let step = steps[request.step] else {
-        throw HarnessError("worker: request '\(line)' names no step of this plan")
+      guard let check = checks.firstIndex(where: { request.plan.hasPrefix($0.id + "|") || request.plan.hasPrefix($0.id + "\t") }),
+        let step = PlanStepSet.step(request.plan, index: request.step, checkIndex: check)
+      else {
+        throw HarnessError("worker: request '\(line)' names no step of this run's checks")
       }
       if let positions = request.positions, let bad = positions.first(where: { !(0..<step.caseCount).contains($0) }) {
         throw HarnessError("worker: step \(request.step) has no case \(bad)")
@@ -49,7 +51,7 @@ public enum Worker {
       cases.step = request.step
       cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
       cases.resetSlowest()
-      let record = Runner.evaluate(step, check: plan.checks[step.checkIndex], context: context,
+      let record = Runner.evaluate(step, check: checks[check], context: context,
                                    triage: triage, review: review, zoneClasses: zoneClasses,
                                    recordAll: options.record == .all, positions: request.positions,
                                    observer: cases)
@@ -71,7 +73,10 @@ public enum Worker {
 /// What the parent asks a worker: the cases of one step, all or those at `positions`, each
 /// within `limit`.
 struct WorkerRequest: Codable, Equatable {
+  /// The step's index in the plan.
   var step: Int
+  /// The step as the plan encodes it (`PlanStepSet.encode`).
+  var plan: String
   var positions: [Int]?
   var limit: CaseLimit?
 }

@@ -156,6 +156,25 @@ struct PlanStepSet: Sendable {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// A step from its line (`encode`), at `index` of the plan; `nil` when the line is not one.
+  static func step(_ line: String, index: Int, checkIndex: Int) -> Plan.Step? {
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    guard fields.count == 4, let group = try? CaseID(parsing: fields[0]) else { return nil }
+    var step = Plan.Step(checkIndex: checkIndex, index: index, group: group)
+    for text in fields[1].split(separator: ",") {
+      guard let weekday = FirstWeekdaySetting(String(text)) else { return nil }
+      step.firstWeekdays.append(weekday)
+    }
+    var previous: Int32 = 0
+    for part in fields[2].split(separator: ",") {
+      guard let delta = Int32(part, radix: 36) else { return nil }
+      previous += delta
+      step.months.append(LocalDay(julianDay: previous))
+    }
+    step.variants = fields[3].split(separator: ",").map(String.init)
+    return step
+  }
+
   static func decode(_ line: String) -> (String, PlanStepSet)? {
     let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     guard fields.count == 4 else { return nil }
