@@ -6,9 +6,13 @@ enum Command {
   case run(RunOptions)
   case explain(caseID: String, corpora: URL, waivers: URL?)
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
+  /// `bench --shards 4,8`: each split's shards of the full sweep alone, then their merge.
+  case benchShards(counts: [Int], jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   case selfTest(jobs: Int, corpora: URL)
   case worker(RunOptions)
+  /// `costs <results-dir>`: fit the step cost model shards are balanced by.
+  case costs(results: URL, corpora: URL)
   /// `executor`: the executor protocol answered with PickerLogic (with faults on purpose).
   case executor(misbehaviours: [ExecutorServer.Misbehaviour])
   /// `--help`, `help` or `help <subcommand>`: the whole help, or one subcommand's.
@@ -31,6 +35,7 @@ struct CommandLineParser {
     case "merge"?: return try parseMerge(rest)
     case "explain"?: return try parseExplain(rest)
     case "executor"?: return try parseExecutor(rest)
+    case "costs"?: return try parseCosts(rest)
     case "help"?:
       guard let topic = rest.first else { return .help(topic: nil) }
       guard Help.topics.contains(topic) else {
@@ -47,6 +52,24 @@ struct CommandLineParser {
     let parsed = try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
     guard case .run(let options) = parsed else { throw InputError("__worker takes run options") }
     return .worker(options)
+  }
+
+  func parseCosts(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var corpora = defaultCorpora
+    var results: URL?
+    while let argument = remaining.popFirst() {
+      switch optionName(argument) {
+      case "-h", "--help": return .help(topic: "costs")
+      case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
+      default:
+        if argument.hasPrefix("-") { throw unknownOption(argument, for: "costs") }
+        guard results == nil else { throw InputError("costs takes one results directory, got '\(argument)' too") }
+        results = URL(fileURLWithPath: argument)
+      }
+    }
+    guard let results else { throw InputError("costs needs a results directory (a run's --out)") }
+    return .costs(results: results, corpora: corpora)
   }
 
   func parseExecutor(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
@@ -66,19 +89,33 @@ struct CommandLineParser {
     var remaining = arguments
     var quick = false
     var jobs = ProcessInfoCores.count
-    var out = URL(fileURLWithPath: "Reports/bench.json")
+    var out: URL?
     var corpora = defaultCorpora
+    var shards: [Int]?
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "bench")
       case "--quick": quick = true
+      case "--shards":
+        let text = try value(argument, &remaining)
+        let counts = text.split(separator: ",").map { Int($0) }
+        guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 2 }) else {
+          throw InputError("--shards '\(text)': expected shard counts of 2 or more, e.g. 4,8")
+        }
+        shards = counts.compactMap { $0 }
       case "--jobs": jobs = try jobCount(argument, &remaining)
       case "--out": out = URL(fileURLWithPath: try value(argument, &remaining))
       case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
       default: throw unknownOption(argument, for: "bench")
       }
     }
-    return .bench(quick: quick, jobs: jobs, out: out, corpora: corpora)
+    if let shards {
+      if quick { throw InputError("bench: --shards splits the full sweep; it does not go with --quick") }
+      return .benchShards(counts: shards, jobs: jobs,
+                          out: out ?? URL(fileURLWithPath: "Reports/bench-shards.json"), corpora: corpora)
+    }
+    return .bench(quick: quick, jobs: jobs, out: out ?? URL(fileURLWithPath: "Reports/bench.json"),
+                  corpora: corpora)
   }
 
   func parseSelfTest(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
@@ -214,7 +251,9 @@ struct CommandLineParser {
       options.record = try choice(name, try value(argument, &remaining), expected: "failures or all")
     case "--jobs": options.jobs = try jobCount(argument, &remaining)
     case "--shard":
-      options.shard = try shard(try value(argument, &remaining))
+      let text = try value(argument, &remaining)
+      options.shard = text == "auto"
+        ? try ShardSelection.fromEnvironment(ProcessInfo.processInfo.environment) : try shard(text)
     case "--baseline":
       options.baseline = URL(fileURLWithPath: try nonEmptyValue(argument, &remaining))
     case "--history":
@@ -343,7 +382,7 @@ struct CommandLineParser {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
       (1...count).contains(index)
-    else { throw InputError("--shard \(text): expected K/N with 1 ≤ K ≤ N, e.g. 2/4") }
+    else { throw InputError("--shard \(text): expected K/N with 1 ≤ K ≤ N, e.g. 2/4, or auto") }
     return (index, count)
   }
 }

@@ -9,20 +9,22 @@ enum Help {
            conformance merge <shard-dir>... [--out <dir>]
            conformance self-test [--jobs <n>]
            conformance executor [--misbehave <spec>]
+           conformance costs <results-dir> [--corpora <dir>]
            conformance help [<subcommand>]
     """
 
   /// The subcommands `help <subcommand>` knows.
-  static let topics = ["explain", "bench", "merge", "self-test", "executor"]
+  static let topics = ["explain", "bench", "merge", "self-test", "executor", "costs"]
 
   /// The options a subcommand (`nil`: a sweep) takes, for "did you mean".
   static func options(of subcommand: String?) -> [String] {
     switch subcommand {
     case "explain"?: ["--corpora", "--waivers", "--help"]
-    case "bench"?: ["--quick", "--jobs", "--out", "--corpora", "--help"]
+    case "bench"?: ["--quick", "--shards", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
     case "self-test"?: ["--jobs", "--corpora", "--help"]
     case "executor"?: ["--misbehave", "--help"]
+    case "costs"?: ["--corpora", "--help"]
     default:
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
        "--transitions", "--out", "--record", "--baseline", "--history", "--waivers", "--fail-on", "--jobs",
@@ -39,6 +41,7 @@ enum Help {
     case "merge"?: merge
     case "self-test"?: selfTest
     case "executor"?: executor
+    case "costs"?: costs
     default: text
     }
   }
@@ -67,10 +70,14 @@ enum Help {
     and the direct oracle on a fixed sample, and the full sweep's archive read back as a
     baseline; writes Reports/bench.json.
 
-    USAGE: conformance bench [--quick] [--jobs <n>] [--out <file>] [--corpora <dir>]
+    USAGE: conformance bench [--quick | --shards <N,...>] [--jobs <n>] [--out <file>] [--corpora <dir>]
 
     OPTIONS:
       --quick                 the core corpus only
+      --shards <N,...>        instead: the full sweep once whole, then each shard of each split
+                              alone, one after another, and their merge: each shard's wall,
+                              CPU and peak RSS, the imbalance and the night on N runners
+                              (Reports/bench-shards.json)
       --jobs <n>              threads (default: the number of cores)
       --out <file>            where the JSON goes (default: Reports/bench.json)
     """
@@ -90,6 +97,15 @@ enum Help {
     one is caught and the real subject is clean.
 
     USAGE: conformance self-test [--jobs <n>] [--corpora <dir>]
+    """
+
+  static let costs = """
+    OVERVIEW: Fits the step cost model that --shard balances slices by (CPU per case by check,
+    calendar and zone class) from a finished run's step records, and writes it to
+    <corpora>/step-costs.json. Refit from a full sweep when checks or the machine change;
+    every shard of a night must use the same file.
+
+    USAGE: conformance costs <results-dir> [--corpora <dir>]
     """
 
   static let executor = """
@@ -146,7 +162,9 @@ enum Help {
       --jobs <n>              worker processes (default: the number of cores)
       --no-isolation          evaluate in this process (threads) instead of worker processes
                               (faster to debug; a trap or hang in the subject ends the run)
-      --shard <K/N>           run the K-th of N deterministic slices of the plan
+      --shard <K/N|auto>      run the K-th of N slices of the plan, balanced by expected cost
+                              (Corpora/step-costs.json); auto reads CONFORMANCE_SHARD=K/N or
+                              the CI's own variables (GitLab, CircleCI, Buildkite)
       --month-sweep <zones>   which zones sweep every month: per-offset (one per standard
                               offset) or transition-free (default: per-offset for
                               --time-zones all, transition-free otherwise)
@@ -175,6 +193,8 @@ enum Help {
                               only if every one is caught and the real subject is clean.
       executor                Answer the executor protocol on stdin/stdout with the seeds'
                               logic (the reference for an executor in another language).
+      costs <results-dir>     Fit the step cost model --shard balances by from a run's step
+                              records; write Corpora/step-costs.json.
 
     EXIT CODES:
       0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected

@@ -47,8 +47,20 @@ func execute(_ command: Command) throws -> ExitStatus {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+  case .benchShards(let counts, let jobs, let out, let corpora):
+    let report = try Benchmark.shards(counts, corporaDirectory: corpora, jobs: jobs) { printError($0) }
+    print(report.lines.joined(separator: "\n"))
+    try FileManager.default.createDirectory(at: out.deletingLastPathComponent(),
+                                            withIntermediateDirectories: true)
+    try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
+    print("wrote \(out.path)")
   case .worker(let options):
     try Worker.run(options, subject: try subject(options))
+  case .costs(let results, let corpora):
+    let costs = try StepCosts.fit(results: results)
+    let file = corpora.appendingPathComponent(StepCosts.fileName)
+    try costs.encoded().write(to: file, options: .atomic)
+    print("wrote \(file.path): \(costs.checks.count) checks, digest \(costs.digest), from \(costs.measured)")
   case .executor(let misbehaviours):
     ExecutorServer.run(misbehaviours: misbehaviours)
   case .selfTest(let jobs, let corpora):

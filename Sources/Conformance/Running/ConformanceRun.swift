@@ -39,19 +39,25 @@ public enum ConformanceRun {
   ///   `HarnessError` (exit 3) when the harness fails. A failing case is not an error.
   public static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws -> Result {
     let started = ContinuousClock.now
+    var options = options
     let checks = try selectChecks(options.checks)
     let directory = try ReportDirectory(validating: options.out)
     // Read before any work: bad files exit 2, and a baseline that is the output's own
     // results.json is copied into memory before the run replaces it.
     let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
     let corpus = try Corpus.load(options.request)
-    let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard)
+    let costs = options.shard == nil ? StepCosts.uniform
+      : try StepCosts.load(corpora: options.request.corporaDirectory)
+    if options.shard != nil { options.shardCosts = costs.digest }
+    let plan = Plan.make(corpus: corpus, checks: checks, shard: options.shard, costs: costs)
     // A shard sweeps a slice of the plan: the rest of the baseline is not "removed".
     let baseline = try options.baseline.map { url throws(InputError) in
       try Baseline.load(url, sweptBy: options.shard == nil ? plan : nil)
     }
     let history = try options.history.map { url throws(InputError) in try NightSummary.load(url) } ?? []
-    if options.dryRun { return Result(status: .clean, summary: describe(plan, corpus), reason: nil) }
+    if options.dryRun {
+      return Result(status: .clean, summary: describe(plan, corpus, shard: options.shard, costs: costs), reason: nil)
+    }
     guard plan.caseCount > 0 else {
       throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
         + "--time-zones values together)")
@@ -110,8 +116,10 @@ public enum ConformanceRun {
     }
   }
 
-  /// The plan's coverage as text, for `--dry-run`.
-  static func describe(_ plan: Plan, _ corpus: Corpus) -> [String] {
+  /// The plan's coverage as text, for `--dry-run`; with a shard, every shard's cases and
+  /// expected CPU, this one marked.
+  static func describe(_ plan: Plan, _ corpus: Corpus, shard: (index: Int, count: Int)? = nil,
+                       costs: StepCosts = .uniform) -> [String] {
     var lines = ["plan: \(plan.caseCount) cases in \(plan.steps.count) steps; "
       + "\(corpus.locales.count) locales, \(corpus.calendars.count) calendars "
       + "(\(corpus.invariantOnlyCalendars.count) invariant-only), \(corpus.zones.count) zones "
@@ -123,6 +131,16 @@ public enum ConformanceRun {
         + "\(coverage.crossProduct)), \(coverage.zoneMonths) zone-months"
         + (coverage.equivalentZoneMonths > 0
           ? " (+\(coverage.equivalentZoneMonths) covered by an equivalent zone)" : ""))
+    }
+    if let shard {
+      let mean = plan.shards.map(\.cpuSeconds).reduce(0, +) / Double(max(plan.shards.count, 1))
+      lines.append("shards of \(shard.count), balanced by step costs \(costs.digest) (measured: \(costs.measured)):")
+      for (number, slice) in plan.shards.enumerated() {
+        lines.append(String(format: "  %@ %d/%d: %d cases in this shard's slice, %.1f CPU-s expected (%.3f × the mean)",
+                            number + 1 == shard.index ? "→" : " ", number + 1, shard.count, slice.cases,
+                            slice.cpuSeconds, slice.cpuSeconds / max(mean, 1e-9)))
+      }
+      lines.append("this shard: \(plan.steps.count) steps, \(plan.caseCount) cases")
     }
     return lines
   }

@@ -55,14 +55,17 @@ public struct Plan: Sendable {
   public var checks: [any Check]
   public var steps: [Step]
   public var coverage: [PlanCoverage]
+  /// With a shard: every shard's cases and expected CPU seconds (`StepCosts`), in order.
+  public var shards: [(cases: Int, cpuSeconds: Double)] = []
 
   public var caseCount: Int { steps.reduce(0) { $0 + $1.caseCount } }
 }
 
 extension Plan {
-  /// Plans `checks` over `corpus`; with `shard` (k of n, 1-based), keeps every n-th step.
+  /// Plans `checks` over `corpus`; with `shard` (k of n, 1-based), keeps the k-th of n
+  /// slices balanced by `costs` (see `balance`).
   public static func make(corpus: Corpus, checks: [any Check],
-                          shard: (index: Int, count: Int)? = nil) -> Plan {
+                          shard: (index: Int, count: Int)? = nil, costs: StepCosts = .uniform) -> Plan {
     var months = MonthSelection(corpus: corpus)
     var steps: [Step] = []
     var coverage: [PlanCoverage] = []
@@ -97,10 +100,20 @@ extension Plan {
       steps += checkSteps
     }
     for position in steps.indices { steps[position].index = position }
+    var shards: [(cases: Int, cpuSeconds: Double)] = []
     if let shard {
-      steps = steps.filter { $0.index % shard.count == shard.index - 1 }
+      let zoneClasses = corpus.zoneClasses
+      let (shardOf, loads) = balance(steps, count: shard.count) { step in
+        costs.cost(of: step, check: checks[step.checkIndex].id, zoneClass: step.group.zone.flatMap { zoneClasses[$0] })
+      }
+      var cases = Array(repeating: 0, count: shard.count)
+      for (position, step) in steps.enumerated() { cases[shardOf[position]] += step.caseCount }
+      shards = zip(cases, loads).map { ($0, $1 / 1e6) }
+      steps = steps.indices.filter { shardOf[$0] == shard.index - 1 }.map { steps[$0] }
     }
-    return Plan(checks: checks, steps: steps, coverage: coverage)
+    var plan = Plan(checks: checks, steps: steps, coverage: coverage)
+    plan.shards = shards
+    return plan
   }
 
   /// For each zone, its months that a zone with the same offsets around them sweeps

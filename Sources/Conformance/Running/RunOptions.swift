@@ -18,6 +18,9 @@ public struct RunOptions: Sendable {
   public var jobs: Int = ProcessInfoCores.count
   /// Shard k of n (1-based).
   public var shard: (index: Int, count: Int)?
+  /// The digest of the step cost model a shard was cut with (`StepCosts.digest`): shards
+  /// of one night must agree on it.
+  public var shardCosts: String?
   /// Plan and print the coverage, without running anything.
   public var dryRun = false
   /// The waiver file; `nil` for none.
@@ -69,6 +72,7 @@ public struct RunOptions: Sendable {
       ("record", record.rawValue),
       ("jobs", String(jobs)),
       ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
+      ("shard-costs", shardCosts ?? "none"),
       ("exhaustive", request.exhaustive ? "yes" : "no"),
       ("oracle", request.oracleMode.rawValue),
       ("subject", subjectCommand.map { "exec:" + $0 } ?? "picker-logic"),

@@ -90,6 +90,7 @@ public enum ShardMerge {
     info.options = info.options.map { option in
       switch option.name {
       case "shard": RunInfo.RunOption("shard", "none")
+      case "shard-costs": RunInfo.RunOption("shard-costs", "none")
       case "out": RunInfo.RunOption("out", out.path)
       default: option
       }

@@ -1,0 +1,151 @@
+import Foundation
+
+/// `bench --shards 4,8`: the nightly as a CI matrix would run it, on this one machine. The
+/// full sweep once whole, then each shard of each split alone, one after another, then their
+/// merge, each in a process of its own under GNU time: wall, CPU (the process and its
+/// workers) and peak RSS. A split's night on N runners is its slowest shard plus the merge.
+extension Benchmark {
+  /// One timed process.
+  public struct Measured: Sendable {
+    public var name: String
+    public var wall: Double
+    public var cpu: Double
+    public var peakMB: Double
+    public var status: Int32
+  }
+
+  /// One split of the full sweep into `count` shards.
+  public struct Split: Sendable {
+    public var count: Int
+    public var shards: [Measured]
+    public var merge: Measured
+
+    public var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
+    public var slowest: Double { shards.map(\.wall).max() ?? 0 }
+    /// The slowest shard over the mean.
+    public var imbalance: Double { slowest / max(meanWall, 1e-9) }
+    /// The night on `count` runners: the slowest shard, then the merge.
+    public var night: Double { slowest + merge.wall }
+    public var cpu: Double { shards.map(\.cpu).reduce(0, +) }
+  }
+
+  public struct ShardReport: Sendable {
+    public var date: String
+    public var machine: String
+    public var single: Measured
+    public var splits: [Split]
+
+    /// The issue's targets, each with what was measured and whether it holds.
+    public var rows: [(target: String, measured: String, met: Bool)] {
+      var rows: [(String, String, Bool)] = []
+      for split in splits {
+        let bound = split.count <= 4 ? 1.05 : 1.08
+        rows.append(("\(split.count) shards: slowest ≤ \(bound) × the mean",
+                     String(format: "%.1f s / %.1f s = %.3f ×", split.slowest, split.meanWall, split.imbalance),
+                     split.imbalance <= bound))
+        rows.append(("\(split.count) shards: CPU added up ≤ 1.05 × a single run's",
+                     String(format: "%.0f s / %.0f s = %.3f ×", split.cpu, single.cpu, split.cpu / max(single.cpu, 1e-9)),
+                     split.cpu <= 1.05 * single.cpu))
+        if split.count >= 8 {
+          rows.append(("\(split.count) shards: merge ≤ 5 s", String(format: "%.1f s", split.merge.wall),
+                       split.merge.wall <= 5))
+          rows.append(("\(split.count) shards: night (slowest shard + merge) ≤ 60 s",
+                       String(format: "%.1f s", split.night), split.night <= 60))
+        }
+      }
+      return rows
+    }
+
+    public var lines: [String] {
+      var lines = ["bench --shards \(date) on \(machine): the full sweep, release, each process alone"]
+      func line(_ run: Measured) -> String {
+        String(format: "  %-14@ %7.1f s wall %7.1f s CPU %6.0f MB peak, exit %d", run.name, run.wall, run.cpu,
+               run.peakMB, run.status)
+      }
+      lines.append(line(single))
+      for split in splits {
+        lines += split.shards.map(line) + [line(split.merge)]
+        lines.append(String(format: "  %d shards: slowest %.1f s, mean %.1f s (%.3f ×), merge %.1f s, "
+                              + "night on %d runners %.1f s; CPU %.0f s (%.3f × the single run)",
+                            split.count, split.slowest, split.meanWall, split.imbalance, split.merge.wall,
+                            split.count, split.night, split.cpu, split.cpu / max(single.cpu, 1e-9)))
+      }
+      lines += rows.map { "  \($0.met ? "✔" : "✘") \($0.target): \($0.measured)" }
+      return lines
+    }
+
+    public var json: JSONValue {
+      func run(_ run: Measured) -> JSONValue {
+        .object([("name", .string(run.name)), ("wall", .double(run.wall)), ("cpu", .double(run.cpu)),
+                 ("peakMB", .double(run.peakMB)), ("status", .int(Int(run.status)))])
+      }
+      return .object([
+        ("date", .string(date)), ("machine", .string(machine)), ("single", run(single)),
+        ("splits", .array(splits.map { split in
+          .object([("count", .int(split.count)), ("shards", .array(split.shards.map(run))),
+                   ("merge", run(split.merge)), ("imbalance", .double(split.imbalance)),
+                   ("night", .double(split.night)), ("cpu", .double(split.cpu))])
+        })),
+        ("targets", .array(rows.map { .object([("target", .string($0.target)), ("measured", .string($0.measured)),
+                                              ("met", .bool($0.met))]) })),
+      ])
+    }
+  }
+
+  /// The full sweep's arguments.
+  static let fullSweep = ["--locales", "all", "--calendars", "all", "--first-weekdays", "all", "--time-zones", "all"]
+
+  /// Runs the full sweep whole, then each split's shards and merge; `log` hears each run.
+  public static func shards(_ counts: [Int], corporaDirectory: URL, jobs: Int,
+                            log: (String) -> Void) throws -> ShardReport {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-bench-shards-\(getpid())")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let common = ["--corpora", corporaDirectory.path, "--jobs", String(jobs)] + fullSweep
+    let single = try measured("single run", common + ["--out", scratch.appendingPathComponent("single").path])
+    log(String(format: "single run: %.1f s, %.0f s CPU", single.wall, single.cpu))
+    var splits: [Split] = []
+    for count in counts {
+      var shards: [Measured] = []
+      var directories: [String] = []
+      for index in 1...count {
+        let out = scratch.appendingPathComponent("split-\(count)-shard-\(index)").path
+        directories.append(out)
+        let run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
+        log(String(format: "shard %d/%d: %.1f s, %.0f s CPU", index, count, run.wall, run.cpu))
+        shards.append(run)
+      }
+      let merge = try measured("merge of \(count)", ["merge"] + directories
+        + ["--out", scratch.appendingPathComponent("split-\(count)-merged").path])
+      log(String(format: "merge of %d: %.1f s", count, merge.wall))
+      splits.append(Split(count: count, shards: shards, merge: merge))
+      for directory in directories { try? FileManager.default.removeItem(atPath: directory) }
+    }
+    return ShardReport(date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
+                       single: single, splits: splits)
+  }
+
+  /// This executable with `arguments` under GNU time: wall, user + system CPU (its waited-for
+  /// workers included) and the largest process's peak RSS.
+  static func measured(_ name: String, _ arguments: [String]) throws -> Measured {
+    let timeTool = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: timeTool) else {
+      throw HarnessError("bench --shards needs \(timeTool) (apt-get install time)")
+    }
+    let report = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-bench-time-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: report) }
+    let (status, _) = try timed(
+      URL(fileURLWithPath: timeTool),
+      ["-f", "%e %U %S %M", "-o", report.path,
+       URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path] + arguments)
+    let fields = ((try? String(contentsOf: report, encoding: .utf8)) ?? "")
+      .split(separator: "\n").last?.split(separator: " ").compactMap { Double($0) } ?? []
+    guard [0, 1].contains(status), fields.count == 4 else {
+      throw HarnessError("bench: conformance \(arguments.joined(separator: " ")) exited \(status)")
+    }
+    return Measured(name: name, wall: fields[0], cpu: fields[1] + fields[2], peakMB: fields[3] / 1024,
+                    status: status)
+  }
+}

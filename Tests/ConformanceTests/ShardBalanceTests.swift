@@ -1,0 +1,100 @@
+@testable import Conformance
+import Foundation
+import Testing
+
+@Suite("Balanced shards and --shard auto")
+struct ShardBalanceTests {
+  @Test("the most expensive step first, to the lightest shard: 5 4 3 3 2 2 1 over three shards")
+  func longestFirst() {
+    // By hand: 5→1, 4→2, 3→3, 3→3 (3 < 4 < 5), 2→2 (4), 2→1 (5 < 6), 1→2 (6 < 7 = 7, lowest first).
+    let costs: [Double] = [2, 5, 3, 1, 4, 3, 2]
+    let steps = costs.indices.map { _ in Plan.Step(checkIndex: 0, group: CaseID(check: "x")) }
+    var order = 0
+    let (shardOf, loads) = Plan.balance(steps, count: 3) { _ in defer { order += 1 }; return costs[order] }
+    #expect(loads == [7, 7, 6])
+    // Steps by position: 2 (cost 2, the first of the two 2s) → shard 2; 5 → 1; the first 3 → 3, …
+    #expect(shardOf == [1, 0, 2, 1, 1, 2, 0])
+  }
+
+  @Test("every step of the plan in exactly one shard, the same cut every time, slices close in cost")
+  func coverOnce() throws {
+    let corpus = try smallCorpus()
+    let costs = StepCosts(measured: "test", checks: [
+      "same-day-closing": .init(perCase: 1000), "leading-blanks": .init(perCase: 5),
+      "range-roles": .init(perCase: 300, calendars: ["persian": .init(perCase: 600)]),
+    ])
+    let whole = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    for count in [1, 2, 3, 4] {
+      let shards = (1...count).map {
+        Plan.make(corpus: corpus, checks: CheckCatalog.all, shard: ($0, count), costs: costs)
+      }
+      let indices = shards.flatMap { $0.steps.map(\.index) }.sorted()
+      #expect(indices == whole.steps.map(\.index), "\(count) shards")
+      let again = Plan.make(corpus: corpus, checks: CheckCatalog.all, shard: (count, count), costs: costs)
+      #expect(again.steps.map(\.index) == shards[count - 1].steps.map(\.index))
+      // Longest-first: no slice exceeds another by more than the most expensive step.
+      let loads = shards[0].shards.map(\.cpuSeconds)
+      let largest = whole.steps.map {
+        costs.cost(of: $0, check: whole.checks[$0.checkIndex].id, zoneClass: corpus.zoneClasses[$0.group.zone ?? ""]) / 1e6
+      }.max() ?? 0
+      #expect((loads.max() ?? 0) - (loads.min() ?? 0) <= largest + 1e-9, "\(loads)")
+      #expect(shards[0].shards.map(\.cases).reduce(0, +) == whole.caseCount)
+    }
+  }
+
+  @Test("a model fitted from step records gives each check, calendar and zone class its CPU per case")
+  func fit() throws {
+    func step(_ plan: String, cases: Int, cpu: Double) -> StepRecord {
+      var record = StepRecord(index: 0, check: String(plan.prefix { $0 != "|" }), name: "", plan: plan + "\t\t\t",
+                              counts: StatusCounts(), seconds: cpu)
+      record.counts.passed = cases
+      record.cpuSeconds = cpu
+      return record
+    }
+    let costs = StepCosts.fit([
+      step("month-days|calendar=hebrew|zone=UTC", cases: 100, cpu: 0.01),          // 100 µs
+      step("month-days|calendar=hebrew|zone=Pacific/Apia", cases: 10, cpu: 0.003), // 300 µs
+      step("month-days|calendar=gregorian|zone=UTC", cases: 200, cpu: 0.002),      // 10 µs
+    ], zoneClasses: ["UTC": "no transitions", "Pacific/Apia": "skipped-day"], measured: "by hand")
+    #expect(costs.perCase(check: "month-days", calendar: "hebrew", zoneClass: "skipped-day") == 300)
+    #expect(costs.perCase(check: "month-days", calendar: "hebrew", zoneClass: "no transitions") == 100)
+    // 13,000 µs over 110 cases; a calendar with one zone class keeps one rate.
+    #expect(costs.perCase(check: "month-days", calendar: "hebrew", zoneClass: nil) == 118)
+    #expect(costs.perCase(check: "month-days", calendar: "gregorian", zoneClass: "skipped-day") == 10)
+    // 15,000 µs over 310 cases for a calendar the fit never saw.
+    #expect(costs.perCase(check: "month-days", calendar: "coptic", zoneClass: nil) == 48.4)
+    #expect(costs.perCase(check: "leading-blanks", calendar: nil, zoneClass: nil) == 1)
+  }
+
+  @Test("--shard auto reads each CI's own variables, 1-based or 0-based",
+        arguments: [
+          (["CONFORMANCE_SHARD": "2/8"], 2, 8),
+          (["CI_NODE_INDEX": "3", "CI_NODE_TOTAL": "4"], 3, 4),
+          (["CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "6"], 1, 6),
+          (["BUILDKITE_PARALLEL_JOB": "4", "BUILDKITE_PARALLEL_JOB_COUNT": "5"], 5, 5),
+          // CircleCI without parallelism says 1 of 1; GitLab sets only its total.
+          (["CONFORMANCE_SHARD": "3/4", "CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "1", "CI_NODE_TOTAL": "1"], 3, 4),
+          (["CONFORMANCE_SHARD": "2/3", "CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"], 2, 3),
+        ])
+  func auto(environment: [String: String], index: Int, count: Int) throws {
+    let shard = try ShardSelection.fromEnvironment(environment)
+    #expect(shard.index == index && shard.count == count)
+  }
+
+  @Test("--shard auto refuses no shard, half a pair, a value out of range and a disagreement, naming them",
+        arguments: [
+          ([:], "no shard in the environment"),
+          (["CI_NODE_TOTAL": "4"], "CI_NODE_TOTAL=4 is set but CI_NODE_INDEX is not"),
+          (["CIRCLE_NODE_INDEX": "6", "CIRCLE_NODE_TOTAL": "6"], "CIRCLE_NODE_INDEX=6 and CIRCLE_NODE_TOTAL=6"),
+          (["CONFORMANCE_SHARD": "5/4"], "CONFORMANCE_SHARD='5/4'"),
+          (["CONFORMANCE_SHARD": "1/4", "BUILDKITE_PARALLEL_JOB": "1", "BUILDKITE_PARALLEL_JOB_COUNT": "4"],
+           "disagrees: CONFORMANCE_SHARD=1/4 is shard 1/4, BUILDKITE_PARALLEL_JOB=1, BUILDKITE_PARALLEL_JOB_COUNT=4 is 2/4"),
+        ])
+  func autoRefused(environment: [String: String], message: String) {
+    #expect {
+      _ = try ShardSelection.fromEnvironment(environment)
+    } throws: { error in
+      (error as? InputError)?.message.contains(message) == true
+    }
+  }
+}
