@@ -9,8 +9,21 @@ struct ShardTests {
       .appendingPathComponent("conformance-shard-\(getpid())-\(name)-\(UUID().uuidString)")
   }
 
+  /// The package's corpus without its measured step costs: every case costs the same, so
+  /// the cut does not move whenever `bench` refreshes the model, and four shards cut inside
+  /// failure clusters (each shard keeps its part's first cases whole, which the merge must
+  /// then abridge as one run does).
+  static let balancedCorpora: URL = {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-shard-corpora-\(getpid())")
+    try? FileManager.default.removeItem(at: directory)
+    try? FileManager.default.copyItem(at: corpora, to: directory)
+    try? FileManager.default.removeItem(at: directory.appendingPathComponent(StepCosts.fileName))
+    return directory
+  }()
+
   func options(out: URL, shard: (Int, Int)?) -> RunOptions {
-    var request = CorpusRequest(corporaDirectory: corpora)
+    var request = CorpusRequest(corporaDirectory: Self.balancedCorpora)
     request.locales = .list(["en_US", "zh_CN", "ar_EG"])
     request.calendars = .list(["gregorian", "hebrew", "ethiopic-amete-alem"])
     request.zones = .list(["UTC", "America/St_Johns", "Pacific/Apia"])
@@ -35,15 +48,15 @@ struct ShardTests {
     return text
   }
 
-  @Test("three shards merged equal one run, timestamps and output path aside")
+  @Test("four shards, cut by cost, merged equal one run, timestamps and output path aside")
   func mergeEqualsSingleRun() throws {
     let single = temporary("single")
-    let shards = (1...3).map { temporary("shard\($0)") }
+    let shards = (1...4).map { temporary("shard\($0)") }
     let merged = temporary("merged")
     defer { for url in [single, merged] + shards { try? FileManager.default.removeItem(at: url) } }
     let whole = try ConformanceRun.run(options(out: single, shard: nil))
     for (index, url) in shards.enumerated() {
-      _ = try ConformanceRun.run(options(out: url, shard: (index + 1, 3)))
+      _ = try ConformanceRun.run(options(out: url, shard: (index + 1, 4)))
     }
     let result = try ShardMerge.run(shards, out: merged)
     #expect(result.cases == whole.cases)
@@ -83,5 +96,17 @@ struct ShardTests {
     _ = try ConformanceRun.run(options(out: other, shard: (1, 3)))
     #expect(throws: InputError.self) { _ = try ShardMerge.run([one, other], out: temporary("x")) }
     #expect(throws: InputError.self) { _ = try ShardMerge.run([one], out: temporary("y")) }
+    // Shard 2 of 2 cut by the measured model, shard 1 by equal costs: they need not cover
+    // the plan once, and merge says their options differ.
+    let measured = temporary("measured")
+    defer { try? FileManager.default.removeItem(at: measured) }
+    var other2 = options(out: measured, shard: (2, 2))
+    other2.request.corporaDirectory = corpora
+    _ = try ConformanceRun.run(other2)
+    #expect {
+      _ = try ShardMerge.run([one, measured], out: temporary("z"))
+    } throws: { error in
+      (error as? InputError)?.message.contains("ran another selection") == true
+    }
   }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// `bench --shards 4,8`: the nightly as a CI matrix would run it, on this one machine. The
-/// full sweep once whole, then each shard of each split alone, one after another, then their
-/// merge, each in a process of its own under GNU time: wall, CPU (the process and its
+/// full sweep once whole, whose step records refresh the cost model the shards are cut by
+/// (`Corpora/step-costs.json`), then each shard of each split alone, one after another, then
+/// their merge, each in a process of its own under GNU time: wall, CPU (the process and its
 /// workers) and peak RSS. A split's night on N runners is its slowest shard plus the merge.
 extension Benchmark {
   /// One timed process.
@@ -103,8 +104,13 @@ extension Benchmark {
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let common = ["--corpora", corporaDirectory.path, "--jobs", String(jobs)] + fullSweep
-    let single = try measured("single run", common + ["--out", scratch.appendingPathComponent("single").path])
+    let singleOut = scratch.appendingPathComponent("single")
+    let single = try measured("single run", common + ["--out", singleOut.path])
     log(String(format: "single run: %.1f s, %.0f s CPU", single.wall, single.cpu))
+    let costs = try StepCosts.fit(results: singleOut)
+    let file = corporaDirectory.appendingPathComponent(StepCosts.fileName)
+    try costs.encoded().write(to: file, options: .atomic)
+    log("refreshed \(file.path) from the single run (digest \(costs.digest))")
     var splits: [Split] = []
     for count in counts {
       var shards: [Measured] = []

@@ -17,6 +17,10 @@ public enum ShardMerge {
     let first = shards[0].results.record
     let order = shards.indices.flatMap { shard in shards[shard].steps.map { ($0.index, shard) } }
       .sorted { $0.0 < $1.0 }
+    // Shards cut from other plans or costs would hold a step twice (their options differ too).
+    for (one, other) in zip(order, order.dropFirst()) where one.0 == other.0 {
+      throw InputError("merge: step \(one.0) is in both \(shards[one.1].path) and \(shards[other.1].path)")
+    }
     let planned = Dictionary(
       shards.flatMap(\.steps).compactMap { step in PlanStepSet.group(ofEncoded: step.plan).map { ($0, step.plan) } },
       uniquingKeysWith: { a, _ in a })
@@ -114,7 +118,10 @@ final class ShardReport {
   let steps: [StepRecord]
   private let stepsByIndex: [Int: StepRecord]
   private let cases: JSONValueReader
-  private var pending: CaseRecord?
+  /// Cases read ahead, decoded a batch at a time (one `JSONDecoder` call a case cost most
+  /// of a merge), and where the next one is.
+  private var readAhead: [CaseRecord] = []
+  private var next = 0
 
   init(_ directory: URL) throws {
     results = try ResultsDirectory(directory, role: "merge", as: RunRecord.self)
@@ -126,8 +133,7 @@ final class ShardReport {
     selection = run.options.filter { !["shard", "out", "jobs"].contains($0.name) }
       .map { "\($0.name)=\($0.value)" }.sorted()
     var steps: [StepRecord] = []
-    let reader = try results.steps()
-    while let step = try reader.next(StepRecord.self) { steps.append(step) }
+    try results.steps().forEachBatch(StepRecord.self) { batch in steps += batch }
     self.steps = steps
     stepsByIndex = Dictionary(steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
     cases = try results.cases()
@@ -140,22 +146,31 @@ final class ShardReport {
     }
     step.cases = []
     while true {
-      if pending == nil { pending = try cases.next(CaseRecord.self) }
-      guard let next = pending, next.step == index else { break }
-      step.cases.append(next)
-      pending = nil
+      try fill()
+      guard next < readAhead.count, readAhead[next].step == index else { break }
+      step.cases.append(readAhead[next])
+      next += 1
     }
-    if let next = pending, next.step < index {
-      throw InputError("merge: \(cases.path): case \(next.id) of step \(next.step) is out of plan order")
+    if next < readAhead.count, readAhead[next].step < index {
+      let early = readAhead[next]
+      throw InputError("merge: \(cases.path): case \(early.id) of step \(early.step) is out of plan order")
     }
     return step
   }
 
+  /// Reads the next batch of cases once the last is used up.
+  private func fill() throws {
+    if next == readAhead.count {
+      (readAhead, next) = (try cases.next(CaseRecord.self, upTo: 4096), 0)
+    }
+  }
+
   /// Checks that every case was read with its step.
   func checkEnd() throws {
-    if pending == nil { pending = try cases.next(CaseRecord.self) }
-    if let next = pending {
-      throw InputError("merge: \(cases.path): case \(next.id) names step \(next.step), which is not in this shard")
+    try fill()
+    if next < readAhead.count {
+      let extra = readAhead[next]
+      throw InputError("merge: \(cases.path): case \(extra.id) names step \(extra.step), which is not in this shard")
     }
   }
 }

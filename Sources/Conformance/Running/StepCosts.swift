@@ -12,17 +12,34 @@ public struct StepCosts: Sendable, Equatable, Codable {
 
   /// Per case, with finer rates where the fit had them.
   public struct Rate: Sendable, Equatable, Codable {
-    /// Microseconds of CPU per case.
+    /// Microseconds of CPU per case, evaluating it.
     public var perCase: Double
+    /// The share of cases that did not pass (each costs `perNonPassing` more).
+    public var nonPassing: Double?
     /// Finer rates by calendar (checks' calendars) or by zone class (inside a calendar).
     public var calendars: [String: Rate]?
-    public var zoneClasses: [String: Double]?
+    public var zoneClasses: [String: Rate]?
+
+    public init(perCase: Double, nonPassing: Double? = nil, calendars: [String: Rate]? = nil,
+                zoneClasses: [String: Rate]? = nil) {
+      (self.perCase, self.nonPassing, self.calendars, self.zoneClasses) = (perCase, nonPassing, calendars, zoneClasses)
+    }
   }
 
   public var schema = StepCosts.schema
   /// Where the rates were measured (the run's path and start), for a reader.
   public var measured: String
+  /// Microseconds of CPU a case that did not pass costs beyond its evaluation: its record
+  /// written by the worker, read, reviewed and written again by the run (measured by
+  /// `bench --shards`: 8 shards of the full sweep, 97 µs).
+  public var perNonPassing: Double = StepCosts.defaultPerNonPassing
   public var checks: [String: Rate]
+
+  public static let defaultPerNonPassing = 97.0
+
+  public init(measured: String, perNonPassing: Double = StepCosts.defaultPerNonPassing, checks: [String: Rate]) {
+    (self.measured, self.perNonPassing, self.checks) = (measured, perNonPassing, checks)
+  }
 
   /// A model with no rates: every case costs the same (shards then balance case counts).
   public static let uniform = StepCosts(measured: "none (every case costs the same)", checks: [:])
@@ -32,12 +49,12 @@ public struct StepCosts: Sendable, Equatable, Codable {
     Double(step.caseCount) * perCase(check: check, calendar: step.group.calendar, zoneClass: zoneClass)
   }
 
+  /// A case's expected microseconds: its evaluation, and its share of not passing.
   func perCase(check: String, calendar: String?, zoneClass: String?) -> Double {
     guard let rate = checks[check] else { return 1 }
-    guard let calendar, let byCalendar = rate.calendars?[calendar] else {
-      return zoneClass.flatMap { rate.zoneClasses?[$0] } ?? rate.perCase
-    }
-    return zoneClass.flatMap { byCalendar.zoneClasses?[$0] } ?? byCalendar.perCase
+    let byCalendar = calendar.flatMap { rate.calendars?[$0] } ?? rate
+    let finest = zoneClass.flatMap { byCalendar.zoneClasses?[$0] } ?? byCalendar
+    return finest.perCase + (finest.nonPassing ?? 0) * perNonPassing
   }
 
   /// A short digest of the rates, stated in every shard's options: shards cut with
@@ -75,40 +92,46 @@ public struct StepCosts: Sendable, Equatable, Codable {
   /// Rates from step records (with their CPU seconds): per check, per check and calendar,
   /// and per check, calendar and zone class, each the CPU of its steps over their cases.
   public static func fit(_ steps: [StepRecord], zoneClasses: [String: String], measured: String) -> StepCosts {
-    struct Sum { var cpu = 0.0; var cases = 0 }
+    struct Sum { var cpu = 0.0; var cases = 0; var nonPassing = 0 }
     var byCheck: [String: Sum] = [:]
     var byCalendar: [String: [String: Sum]] = [:]
     var byClass: [String: [String: [String: Sum]]] = [:]
     var byCheckClass: [String: [String: Sum]] = [:]
     for step in steps where step.counts.total > 0 {
       let group = PlanStepSet.group(ofEncoded: step.plan).flatMap { try? CaseID(parsing: $0) }
-      let (cpu, cases) = (step.cpuSeconds * 1e6, step.counts.total)
-      byCheck[step.check, default: Sum()].cpu += cpu
-      byCheck[step.check, default: Sum()].cases += cases
+      let counts = step.counts
+      let sum = Sum(cpu: step.cpuSeconds * 1e6, cases: counts.total,
+                    nonPassing: counts.total - counts.passed - counts.skipped)
+      func add(_ into: inout Sum) {
+        into.cpu += sum.cpu
+        into.cases += sum.cases
+        into.nonPassing += sum.nonPassing
+      }
+      add(&byCheck[step.check, default: Sum()])
       let zoneClass = group?.zone.flatMap { zoneClasses[$0] }
       if let calendar = group?.calendar {
-        byCalendar[step.check, default: [:]][calendar, default: Sum()].cpu += cpu
-        byCalendar[step.check, default: [:]][calendar, default: Sum()].cases += cases
-        if let zoneClass {
-          byClass[step.check, default: [:]][calendar, default: [:]][zoneClass, default: Sum()].cpu += cpu
-          byClass[step.check, default: [:]][calendar, default: [:]][zoneClass, default: Sum()].cases += cases
-        }
+        add(&byCalendar[step.check, default: [:]][calendar, default: Sum()])
+        if let zoneClass { add(&byClass[step.check, default: [:]][calendar, default: [:]][zoneClass, default: Sum()]) }
       } else if let zoneClass {
-        byCheckClass[step.check, default: [:]][zoneClass, default: Sum()].cpu += cpu
-        byCheckClass[step.check, default: [:]][zoneClass, default: Sum()].cases += cases
+        add(&byCheckClass[step.check, default: [:]][zoneClass, default: Sum()])
       }
     }
-    func rate(_ sum: Sum) -> Double {
-      // Three significant digits: the file stays readable and its digest stable.
-      let value = max(sum.cpu / Double(max(sum.cases, 1)), 0.001)
+    // Three significant digits: the file stays readable and its digest stable.
+    func rounded(_ value: Double) -> Double {
+      guard value > 0 else { return 0 }
       let scale = pow(10, 2 - floor(log10(value)))
       return (value * scale).rounded() / scale
     }
+    func rate(_ sum: Sum) -> Rate {
+      let cases = Double(max(sum.cases, 1))
+      return Rate(perCase: rounded(max(sum.cpu / cases, 0.001)),
+                  nonPassing: sum.nonPassing > 0 ? rounded(Double(sum.nonPassing) / cases) : nil)
+    }
     var checks: [String: Rate] = [:]
     for (check, sum) in byCheck {
-      var entry = Rate(perCase: rate(sum))
+      var entry = rate(sum)
       if let calendars = byCalendar[check] {
-        entry.calendars = calendars.mapValues { Rate(perCase: rate($0)) }
+        entry.calendars = calendars.mapValues(rate)
         for (calendar, classes) in byClass[check] ?? [:] where classes.count > 1 {
           entry.calendars?[calendar]?.zoneClasses = classes.mapValues(rate)
         }
@@ -128,8 +151,20 @@ public struct StepCosts: Sendable, Equatable, Codable {
     while let step = try reader.next(StepRecord.self) { steps.append(step) }
     let run = results.record.run
     return fit(steps, zoneClasses: run.zoneClasses,
-               measured: "conformance " + run.arguments.filter { !$0.hasPrefix("/") }.joined(separator: " ")
+               measured: "the steps of conformance " + selection(run.arguments).joined(separator: " ")
                  + ", started \(ISO8601DateFormatter().string(from: run.started))")
+  }
+
+  /// A run's arguments without where it read and wrote (machine-specific paths).
+  static func selection(_ arguments: [String]) -> [String] {
+    var kept: [String] = []
+    var skipNext = false
+    for argument in arguments {
+      if skipNext { skipNext = false; continue }
+      if ["--out", "--corpora", "--baseline", "--history", "--jobs"].contains(argument) { skipNext = true; continue }
+      kept.append(argument)
+    }
+    return kept
   }
 
   /// The model as the file holds it: sorted keys, one check a line or so.
@@ -141,20 +176,26 @@ public struct StepCosts: Sendable, Equatable, Codable {
 }
 
 extension Plan {
-  /// The steps of shard `index` of `count` (1-based): each step goes, most expensive first,
-  /// to the shard with the least expected cost so far (the lowest-numbered on a tie), so the
-  /// slices differ by at most about one step's cost. Deterministic: the same plan and model
-  /// always give the same slices. Returns each shard's expected cost too.
+  /// Each step's shard (0-based) when the plan, in its order, is cut into `count` runs of
+  /// nearly equal expected cost: a step goes to the shard its cost's midpoint falls in, so
+  /// each shard's cost is within one step's of the mean. Runs, not a scatter: a shard keeps
+  /// the plan's neighbourhoods (a calendar's zones, a zone's months), whose warm caches the
+  /// model's rates were measured with; dealing the most expensive steps out one by one
+  /// balanced the model to 0.1 % but the machine to 1.10 × the mean (51–64 s at 8 shards), each
+  /// shard paying every calendar's and zone's first use. Deterministic: the same plan and
+  /// model always give the same slices. Returns each shard's expected cost too.
   static func balance(_ steps: [Step], count: Int, cost: (Step) -> Double) -> (shardOf: [Int], costs: [Double]) {
     let costs = steps.map(cost)
-    let order = steps.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
+    let total = costs.reduce(0, +)
     var loads = Array(repeating: 0.0, count: count)
     var shardOf = Array(repeating: 0, count: steps.count)
-    for position in order {
-      var lightest = 0
-      for shard in 1..<count where loads[shard] < loads[lightest] { lightest = shard }
-      shardOf[position] = lightest
-      loads[lightest] += costs[position]
+    var before = 0.0
+    for (position, stepCost) in costs.enumerated() {
+      let middle = before + stepCost / 2
+      let shard = total > 0 ? min(count - 1, Int(middle / total * Double(count))) : position * count / steps.count
+      shardOf[position] = shard
+      loads[shard] += stepCost
+      before += stepCost
     }
     return (shardOf, loads)
   }
