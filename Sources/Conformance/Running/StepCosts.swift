@@ -176,26 +176,23 @@ public struct StepCosts: Sendable, Equatable, Codable {
 }
 
 extension Plan {
-  /// Each step's shard (0-based) when the plan, in its order, is cut into `count` runs of
-  /// nearly equal expected cost: a step goes to the shard its cost's midpoint falls in, so
-  /// each shard's cost is within one step's of the mean. Runs, not a scatter: a shard keeps
-  /// the plan's neighbourhoods (a calendar's zones, a zone's months), whose warm caches the
-  /// model's rates were measured with; dealing the most expensive steps out one by one
-  /// balanced the model to 0.1 % but the machine to 1.10 × the mean (51–64 s at 8 shards), each
-  /// shard paying every calendar's and zone's first use. Deterministic: the same plan and
-  /// model always give the same slices. Returns each shard's expected cost too.
+  /// Each step's shard (0-based): most expensive first, each to the shard with the least
+  /// expected cost so far (the lowest-numbered on a tie), so shards differ by at most about
+  /// one step's cost. Scattered on purpose: cutting the plan into contiguous runs of equal
+  /// cost kept each calendar's warm caches together but gathered what the model does not
+  /// see (records of cases that do not pass, workers restarted after a crash) into a few
+  /// runs, 1.22 × the mean at 8 shards against 1.07 × for this. Deterministic: the same
+  /// plan and model always give the same slices. Returns each shard's expected cost too.
   static func balance(_ steps: [Step], count: Int, cost: (Step) -> Double) -> (shardOf: [Int], costs: [Double]) {
     let costs = steps.map(cost)
-    let total = costs.reduce(0, +)
+    let order = steps.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
     var loads = Array(repeating: 0.0, count: count)
     var shardOf = Array(repeating: 0, count: steps.count)
-    var before = 0.0
-    for (position, stepCost) in costs.enumerated() {
-      let middle = before + stepCost / 2
-      let shard = total > 0 ? min(count - 1, Int(middle / total * Double(count))) : position * count / steps.count
-      shardOf[position] = shard
-      loads[shard] += stepCost
-      before += stepCost
+    for position in order {
+      var lightest = 0
+      for shard in 1..<count where loads[shard] < loads[lightest] { lightest = shard }
+      shardOf[position] = lightest
+      loads[lightest] += costs[position]
     }
     return (shardOf, loads)
   }
