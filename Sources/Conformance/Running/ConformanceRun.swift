@@ -136,7 +136,7 @@ public enum ConformanceRun {
       let mean = plan.shards.map(\.cpuSeconds).reduce(0, +) / Double(max(plan.shards.count, 1))
       lines.append("shards of \(shard.count), balanced by step costs \(costs.digest) (measured: \(costs.measured)):")
       for (number, slice) in plan.shards.enumerated() {
-        lines.append(String(format: "  %@ %d/%d: %d cases in this shard's slice, %.1f CPU-s expected (%.3f × the mean)",
+        lines.append(String(format: "  %@ %d/%d: %d cases, %.1f CPU-s expected (%.3f × the mean)",
                             number + 1 == shard.index ? "→" : " ", number + 1, shard.count, slice.cases,
                             slice.cpuSeconds, slice.cpuSeconds / max(mean, 1e-9)))
       }
