@@ -135,19 +135,7 @@ extension Benchmark {
   /// This executable with `arguments` under GNU time: wall, user + system CPU (its waited-for
   /// workers included) and the largest process's peak RSS.
   static func measured(_ name: String, _ arguments: [String]) throws -> Measured {
-    let timeTool = "/usr/bin/time"
-    guard FileManager.default.isExecutableFile(atPath: timeTool) else {
-      throw HarnessError("bench --shards needs \(timeTool) (apt-get install time)")
-    }
-    let report = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-bench-time-\(getpid())-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: report) }
-    let (status, _) = try timed(
-      URL(fileURLWithPath: timeTool),
-      ["-f", "%e %U %S %M", "-o", report.path,
-       URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path] + arguments)
-    let fields = ((try? String(contentsOf: report, encoding: .utf8)) ?? "")
-      .split(separator: "\n").last?.split(separator: " ").compactMap { Double($0) } ?? []
+    let (status, _, fields) = try underTime("%e %U %S %M", arguments)
     guard [0, 1].contains(status), fields.count == 4 else {
       throw HarnessError("bench: conformance \(arguments.joined(separator: " ")) exited \(status)")
     }

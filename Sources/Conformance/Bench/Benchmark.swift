@@ -312,25 +312,32 @@ public enum Benchmark {
   /// (`/usr/bin/time`, Debian's `time`): its wall time and peak RSS. (A child's peak read
   /// through `getrusage` includes the bench's own memory at fork or vfork.)
   static func dryRun(_ arguments: [String]) throws -> (seconds: Double, peakMB: Double) {
+    let (status, seconds, fields) = try underTime("%M", ["--dry-run"] + arguments)
+    guard status == 0, let kilobytes = fields.first else {
+      throw HarnessError("bench: conformance --dry-run \(arguments.joined(separator: " ")) exited \(status)")
+    }
+    return (seconds, kilobytes / 1024)
+  }
+
+  /// This executable with `arguments` under GNU time (`/usr/bin/time`, Debian's `time`),
+  /// which reports `format`'s fields: the exit status, the wall seconds and those numbers.
+  static func underTime(_ format: String, _ arguments: [String]) throws
+    -> (status: Int32, seconds: Double, fields: [Double])
+  {
     let timeTool = "/usr/bin/time"
     guard FileManager.default.isExecutableFile(atPath: timeTool) else {
-      throw HarnessError("bench needs \(timeTool) to measure a baseline read (apt-get install time)")
+      throw HarnessError("bench needs \(timeTool) to measure processes (apt-get install time)")
     }
     let report = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-bench-rss-\(getpid())")
+      .appendingPathComponent("conformance-bench-time-\(getpid())-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: report) }
     let (status, seconds) = try timed(
       URL(fileURLWithPath: timeTool),
-      ["-f", "%M", "-o", report.path, URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
-       "--dry-run"] + arguments)
-    let text = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
-    guard status == 0,
-      let kilobytes = text.split(separator: "\n").last.flatMap({ Double($0) })
-    else {
-      throw HarnessError("bench: conformance --dry-run \(arguments.joined(separator: " ")) "
-        + "exited \(status): \(text)")
-    }
-    return (seconds, kilobytes / 1024)
+      ["-f", format, "-o", report.path, URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path]
+        + arguments)
+    // GNU time writes "Command exited with non-zero status N" first when it did.
+    let line = ((try? String(contentsOf: report, encoding: .utf8)) ?? "").split(separator: "\n").last ?? ""
+    return (status, seconds, line.split(separator: " ").compactMap { Double($0) })
   }
 
   /// Runs `executable` with its output discarded: its exit status and wall seconds.
