@@ -181,6 +181,17 @@ struct TriageTests {
     #expect(result.review.triageExpected == result.outcome.actual)
   }
 
+  @Test("Tehran 1978-11 (tz 2022e against 2025b): Foundation's ICU expects the subject's cells, shown as such, not as a count")
+  func dataDriftOfAList() throws {
+    let result = try outcome("month-days|calendar=gregorian|zone=Asia/Tehran|month=1978-11-01",
+                             calendars: ["gregorian"], zones: ["Asia/Tehran"], years: 1978...1978)
+    #expect(result.review.triage == .dataDrift)
+    #expect(result.review.triageExpected == result.outcome.actual)
+    if case .list(let cells)? = result.review.triageExpected { #expect(cells.count == 30) } else {
+      Issue.record("expected Foundation's ICU's 30 cells, got \(String(describing: result.review.triageExpected))")
+    }
+  }
+
   @Test("St_Johns 1987-10: both ICUs keep the split 24th one day; Foundation does not")
   func logicDefect() throws {
     let result = try outcome("same-day-closing|calendar=gregorian|zone=America/St_Johns|month=1987-10-01",
