@@ -38,8 +38,8 @@ public enum ResultsJSON {
     .object([
       ("swift", .string(versions.swift)),
       ("subject", .object([
-        ("implementation", .string(versions.subjectExecutor.map { "executor \($0); the versions below are "
-          + "Foundation's, triage's" } ?? "Foundation (pure-Swift gregorian/iso8601, bundled ICU otherwise)")),
+        ("implementation", .string(versions.subjectExecutor.map { "executor \($0), its own data; Foundation's "
+          + "versions here are triage's" } ?? "Foundation (pure-Swift gregorian/iso8601, bundled ICU otherwise)")),
         ("icu", versions.subjectICU.map { .string($0.icu) } ?? .null),
         ("cldr", versions.subjectICU.map { .string($0.cldr) } ?? .null),
         ("tzICU", versions.subjectICU.map { .string($0.tz) } ?? .null),
