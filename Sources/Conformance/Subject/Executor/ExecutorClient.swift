@@ -41,13 +41,6 @@ final class ExecutorClient: Sendable {
     }
   }
 
-  /// Counts for the benchmark and tests.
-  struct Counts: Sendable, Equatable {
-    var questions = 0
-    var batches = 0
-    var starts = 0
-  }
-
   private struct Question {
     var text: String
     var function: Subject.Function
@@ -69,7 +62,6 @@ final class ExecutorClient: Sendable {
     var failedStarts = 0
     var nextID = 1
     var breaker = ExecutorBreaker()
-    var counts = Counts()
   }
 
   let command: String
@@ -114,27 +106,14 @@ final class ExecutorClient: Sendable {
     state.withLock { ($0.note, $0.triageNote) }
   }
 
-  var counts: Counts { state.withLock { $0.counts } }
-
-  /// Whether questions are written down and not yet asked.
-  var hasPending: Bool { state.withLock { !$0.pending.isEmpty } }
-
   /// Asks every question written down since the last batch; each gets an answer, or a
   /// fault that errors the cases asking it.
   func flush() {
     state.withLock { state in
-      var open: [Question] = []
-      for question in state.pending {
-        if let signature = state.breaker.trip(question.function, question.group) {
-          state.known[question.text] = .fault(ExecutorFault(
-            kind: .notRun(signature), function: question.function, question: question.text))
-        } else {
-          open.append(question)
-        }
-      }
+      let questions = state.pending
       state.pending.removeAll(keepingCapacity: true)
       state.pendingTexts.removeAll(keepingCapacity: true)
-      ask(open, &state)
+      ask(questions, &state)
     }
   }
 
@@ -232,7 +211,7 @@ final class ExecutorClient: Sendable {
     var open = questions[...]
     var suspect = false
     while !open.isEmpty {
-      // A fault in this batch may have tripped the breaker for what is still open.
+      // What the breaker has stopped (before this batch, or by a fault in it) is not asked.
       open = open.filter { question in
         guard let signature = state.breaker.trip(question.function, question.group) else { return true }
         state.known[question.text] = .fault(ExecutorFault(
@@ -256,8 +235,6 @@ final class ExecutorClient: Sendable {
         text += Array("{\"id\":\(state.nextID),\(question.text)}\n".utf8)
         state.nextID += 1
       }
-      state.counts.questions += batch.count
-      state.counts.batches += 1
       var answered = Set<Int>()
       // Moved out, so the closure below updates them without copying.
       var known = state.known
@@ -347,7 +324,6 @@ final class ExecutorClient: Sendable {
     if state.unstartable != nil { return nil }
     do {
       let (process, _) = try Self.start(command, idle: idle)
-      state.counts.starts += 1
       state.failedStarts = 0
       state.process = process
       return process
