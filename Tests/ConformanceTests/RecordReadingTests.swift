@@ -98,6 +98,84 @@ struct RecordReadingTests {
     }
   }
 
+  static let plan = #"leading-blanks|calendar=coptic|zone=America/Argentina/Ushuaia\t1,2\t1gkun,u\t"#
+
+  @Test("a step record read from its members is the one JSONDecoder reads", arguments: [
+    // Every member, an escaped name and reason, members out of order, white space.
+    #"{ "waiverMatches": {"w\u00e9": 2}, "index": 854, "check": "leading-blanks", "name": "coptic \u00b7 Ushuaia\"", "plan": "\#(plan)", "counts": {"cases": 14, "passed": 9, "failed": 1, "errored": 0, "skipped": 2, "waived": 2, "unexpectedPasses": 0}, "seconds": 0.003, "cpuSeconds": 1.5e-2, "skipReason": "no \"months\"", "skipReasons": {"a": 2}, "cells": {"fw": {"1": [7, 7], "2": [2, 5]}, "zone class": {"skipped-midnight": [9, 12]}}, "baselineClasses": {"still-failing": 3} }"#,
+    // The least a record holds: no times, no cells, no counts of anything.
+    #"{"index":0,"check":"c","name":"n","plan":"\#(plan)","counts":{"passed":0,"failed":0,"errored":0,"skipped":0,"waived":0,"unexpectedPasses":0}}"#,
+  ])
+  func stepMembers(line: String) throws {
+    let decoded = try JSONDecoder().decode(StepRecord.self, from: Data(line.utf8))
+    let read = Array(line.utf8).withUnsafeBufferPointer { bytes in
+      JSONMembers(bytes, wanted: StepRecord.members).flatMap(StepRecord.init(members:))
+    }
+    #expect(read == decoded)
+  }
+
+  @Test("a step record unlike what this program writes is left to JSONDecoder", arguments: [
+    #"{"index":1,"check":"c","name":"n","plan":"\#(plan)","counts":{"passed":1,"failed":0,"errored":0,"skipped":0,"waived":0,"unexpectedPasses":0},"cells":{"fw":{"1":[1,1,9]}}}"#,  // a cell of three
+    #"{"index":1,"check":"c","name":"n","plan":"\#(plan)","counts":{"cases":2,"passed":1,"failed":0,"errored":0,"skipped":0,"waived":0,"unexpectedPasses":0}}"#,  // counts that do not add up
+    #"{"index":1,"check":"c","name":"n","plan":"\#(plan)","counts":{"passed":1,"failed":0,"errored":0,"skipped":0,"waived":0,"unexpectedPasses":0},"seconds":"1"}"#,  // a time as text
+    #"{"index":1,"check":"c","name":"n","plan":"\#(plan)","counts":{"passed":1,"failed":0,"errored":0,"skipped":0,"waived":0,"unexpectedPasses":0},"skipReasons":{"a":1,"a":2}}"#,  // a reason twice
+    #"{"index":1,"check":"c","name":"n","plan":"no plan","counts":{"passed":1,"failed":0,"errored":0,"skipped":0,"waived":0,"unexpectedPasses":0}}"#,  // a malformed plan
+    #"{"index":1,"check":"c","name":"n","plan":"\#(plan)","counts":{"passed":1,"failed":0,"errored":0,"skipped":0,"waived":0,"unexpectedPasses":0},"cases":[]}"#,  // cases inside
+  ])
+  func stepDeclined(line: String) {
+    let read = Array(line.utf8).withUnsafeBufferPointer { bytes in
+      JSONMembers(bytes, wanted: StepRecord.members).flatMap(StepRecord.init(members:))
+    }
+    #expect(read == nil)
+  }
+
+  /// Cases as a shard writes them, and hand-written ones with escapes where a merge reads.
+  static let caseLines: [String] = {
+    let id = try! CaseID(parsing: "month-days|calendar=hebrew|fw=2|zone=Pacific/Apia|month=2011-12-01")
+    var waived = CaseRecord(
+      id: id, step: 41,
+      outcome: Outcome(verdict: .failed, expected: .list([.int(1), .string("a\u{1B}</script>")]),
+                       actual: .list([.int(2)]), pattern: "a cell falls outside the month",
+                       detail: ["one", "two"]),
+      review: CaseReview(waiver: "w", triage: .dataDrift, triageExpected: .int(2), baseline: .stillFailing))
+    let encoder = RecordCoding.lineEncoder()
+    let line = { (record: CaseRecord) in String(decoding: RecordCoding.line(record, encoder: encoder), as: UTF8.self) }
+    let passed = CaseRecord(id: id, step: 3, outcome: Outcome(verdict: .passed, expected: .int(1), actual: .int(1)))
+    let abridged = line(waived.abridged())
+    waived.review.baseline = nil
+    return [
+      line(waived), abridged, line(passed),
+      // Escaped id, pattern and waiver; a null review member; keys out of order.
+      #"{"verdict":"failed","step":7,"pattern":"tab\there \u00e9\ud83d\ude00","id":"date-text|locale=\u0065n_US|zone=UTC","review":{"waiver":"\u0077","triage":null},"actual":1,"expected":2}"#,
+      #"{"id":"date-text|locale=en_US","step":7,"verdict":"errored","review":null,"pattern":null}"#,
+    ]
+  }()
+
+  @Test("a merge reads of a case line what JSONDecoder reads, and abridges it as a run does",
+        arguments: caseLines)
+  func caseLine(line: String) throws {
+    let decoded = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
+    let read = try Array(line.utf8).withUnsafeBufferPointer { bytes in
+      try ShardCaseLine(bytes, path: "shard", lineNumber: 1)
+    }
+    var expected = decoded.abridged()
+    (expected.actualDigest, expected.review.triageExpected) = (decoded.actualDigest, nil)
+    #expect(read.summary == expected, "the summary holds all but the values")
+    #expect(try read.whole() == decoded)
+    #expect(try read.abridged() == decoded.abridged())
+    #expect(read.line == Data(line.utf8))
+  }
+
+  @Test("a case line a merge cannot read names the shard's file and line")
+  func caseLineFault() {
+    let line = #"{"id":"date-text|locale=en_US","step":7,"verdict":"failed","review":{"triage":"a-guess"}}"#
+    #expect {
+      try Array(line.utf8).withUnsafeBufferPointer { try ShardCaseLine($0, path: "shard-2/cases.jsonl.gz", lineNumber: 17) }
+    } throws: { error in
+      "\(error)".contains("shard-2/cases.jsonl.gz:17") && "\(error)".contains("triage")
+    }
+  }
+
   @Test("a step is recorded as its group, first weekdays, months as base-36 Julian-day deltas, variants")
   func stepEncoding() throws {
     let group = try CaseID(parsing: "month-days|calendar=gregorian|zone=UTC")

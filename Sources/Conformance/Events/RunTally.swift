@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What the reports need from a run's events: totals, per-check and per-step counts, failure
@@ -14,8 +15,8 @@ public struct RunTally: Sendable {
     public var counted = StatusCounts()
     /// The differences the rule does not count, with how many cases each.
     public var known: [KnownDifference: Int] = [:]
-    /// The first case of the known differences.
-    public var knownExample: CaseRecord?
+    /// The first case of the known differences (JUnit names it to explain).
+    public var knownExample: CaseID?
 
     public var index: Int { record.index }
     public var check: String { record.check }
@@ -110,6 +111,16 @@ public struct RunTally: Sendable {
   }
 
   private mutating func record(_ step: StepRecord, deliver: (CaseRecord) -> Void) {
+    record(step, cases: step.cases) { record, abridge in deliver(abridge ? record.abridged() : record) }
+  }
+
+  /// Counts a step whose cases come apart from its record (a merge's, read from the shards'
+  /// lines). `deliver` receives each case with whether the results file keeps it abridged
+  /// (a waived case beyond its cluster's examples); only the cases kept as examples are
+  /// asked for whole.
+  mutating func record<Case: TalliedCase>(
+    _ step: StepRecord, cases: [Case], deliver: (Case, _ abridge: Bool) throws(Case.Failure) -> Void
+  ) throws(Case.Failure) {
     totals.add(step.counts)
     checkCounts[step.check, default: StatusCounts()].add(step.counts)
     evaluationCPU += step.cpuSeconds
@@ -121,16 +132,17 @@ public struct RunTally: Sendable {
     matrices[step.check, default: [:]].mergeCounts(step.cells)
     let rule = info.flatMap { FailOn(rawValue: $0.review.failOn) } ?? .unexpected
     var tallied = Step(record: step.withoutCases)
-    for record in step.cases {
+    for arriving in cases {
+      let record = arriving.summary
       let status = record.status
       guard status != .passed && status != .skipped else {
-        deliver(record)  // --record all
+        try deliver(arriving, false)  // --record all
         continue
       }
       if record.isNewFailure { newFailures += 1 }
       if rule.counts(record) {
         tallied.counted.add(status)
-        if tallied.examples.count < Self.examplesPerStep { tallied.examples.append(record) }
+        if tallied.examples.count < Self.examplesPerStep { tallied.examples.append(try arriving.whole()) }
       } else {
         let kind: KnownDifference = if let waiver = record.review.waiver, status == .waived {
           .waived(waiver)
@@ -142,11 +154,11 @@ public struct RunTally: Sendable {
           .uncounted
         }
         tallied.known[kind, default: 0] += 1
-        if tallied.knownExample == nil { tallied.knownExample = record }
+        if tallied.knownExample == nil { tallied.knownExample = record.id }
       }
-      if keepsProblems { problems.append(record) }
-      let isClusterExample = clusters.add(record)
-      deliver(isClusterExample || status != .waived ? record : record.abridged())
+      if keepsProblems { problems.append(try arriving.whole()) }
+      let isClusterExample = try clusters.add(arriving)
+      try deliver(arriving, !isClusterExample && status == .waived)
     }
     steps.append(tallied)
     checkBaselineCounts[step.check, default: [:]].merge(step.baselineClasses, uniquingKeysWith: +)
@@ -188,6 +200,21 @@ public struct RunTally: Sendable {
     }
     return result
   }
+}
+
+/// A case as the tally meets it: `summary` holds what it counts (id, verdict, pattern,
+/// review), `whole()` the record with its values, asked for only of the few cases the tally
+/// keeps as examples. A run's cases are whole already; a merge reads each shard's line from a
+/// few members and decodes it whole only when kept, which is most of what a merge saves.
+public protocol TalliedCase {
+  associatedtype Failure: Error
+  var summary: CaseRecord { get }
+  func whole() throws(Failure) -> CaseRecord
+}
+
+extension CaseRecord: TalliedCase {
+  public var summary: CaseRecord { self }
+  public func whole() -> CaseRecord { self }
 }
 
 /// One cell of the page's heat map.
@@ -233,6 +260,23 @@ public final class RunRecorder: Sendable {
     if case .stepEnded(let step) = event.kind { steps?.append(step.withoutCases) }
     state.withLock { tally in
       tally.record(event) { record in cases?.append(record) }
+    }
+  }
+
+  /// Records a step of a merge: its record's line and its cases' lines as the shard wrote
+  /// them, but for a case the merged run abridges (its shard kept it as a cluster's example,
+  /// the merged run has the examples it needs).
+  func record(merged step: StepRecord, line: Data?, cases: [ShardCaseLine]) throws(InputError) {
+    if let line { self.steps?.append(line: line) } else { self.steps?.append(step.withoutCases) }
+    let writer = self.cases
+    try state.withLock { tally throws(InputError) in
+      try tally.record(step, cases: cases) { arriving, abridge throws(InputError) in
+        if let line = arriving.line, !abridge || arriving.summary.isAbridged {
+          writer?.append(line: line)
+        } else {
+          writer?.append(abridge ? try arriving.abridged() : try arriving.whole())
+        }
+      }
     }
   }
 

@@ -41,20 +41,26 @@ struct JSONMembers {
 
   /// Member `index` as a string, or `nil` when absent or not a string.
   func string(_ index: Int) -> String? {
-    guard let range = ranges[index], bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
-    return Parser.unescaped(UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1..<range.upperBound - 1]))
-      .map { String(decoding: $0, as: UTF8.self) }
+    text(index).flatMap(Self.string)
   }
 
   /// Member `index` as an integer written without fraction or exponent, or `nil`.
   func int(_ index: Int) -> Int? {
-    guard let range = ranges[index] else { return nil }
+    text(index).flatMap(Self.int)
+  }
+
+  /// Member `index` as a number, or `nil` when absent or not a number.
+  func double(_ index: Int) -> Double? {
+    text(index).flatMap(Self.double)
+  }
+
+  /// The integer `bytes` hold, written without fraction or exponent, or `nil`.
+  static func int(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var value = 0
     var negative = false
     var digits = 0
-    for position in range {
-      let byte = bytes[position]
-      if position == range.lowerBound && byte == UInt8(ascii: "-") {
+    for (position, byte) in bytes.enumerated() {
+      if position == 0 && byte == UInt8(ascii: "-") {
         negative = true
         continue
       }
@@ -63,6 +69,57 @@ struct JSONMembers {
       digits += 1
     }
     return digits > 0 ? (negative ? -value : value) : nil
+  }
+
+  /// The number `bytes` hold (a JSON number, already checked by the walk), or `nil`.
+  static func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard let first = bytes.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first) else { return nil }
+    return Double(String(decoding: bytes, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil }
+  }
+
+  /// Every member of the object in `bytes` in order, keys unescaped; `nil` when `bytes` is
+  /// not one well-formed object, a key is held twice or names a lone surrogate.
+  static func all(_ bytes: UnsafeBufferPointer<UInt8>) -> [(key: String, value: UnsafeBufferPointer<UInt8>)]? {
+    var parser = Parser(bytes: bytes)
+    var members: [(key: String, value: UnsafeBufferPointer<UInt8>)] = []
+    var keys: Set<String> = []
+    var sure = true
+    let complete = parser.object { key, value in
+      guard let unescaped = Parser.unescaped(key) else { return sure = false }
+      let name = String(decoding: unescaped, as: UTF8.self)
+      if !keys.insert(name).inserted { sure = false }
+      members.append((name, UnsafeBufferPointer(rebasing: bytes[value])))
+    }
+    guard complete, sure, parser.atEnd() else { return nil }
+    return members
+  }
+
+  /// The integers of the array in `bytes`, or `nil` when it is not an array of them.
+  static func ints(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int]? {
+    var parser = Parser(bytes: bytes)
+    var values: [Int] = []
+    var sure = true
+    let complete = parser.array { value in
+      guard let int = int(UnsafeBufferPointer(rebasing: bytes[value])) else { return sure = false }
+      values.append(int)
+    }
+    guard complete, sure, parser.atEnd() else { return nil }
+    return values
+  }
+
+  /// The string `bytes` hold (quotes included), or `nil` when they hold another value.
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return nil }
+    return Parser.unescaped(UnsafeBufferPointer(rebasing: bytes[1..<bytes.count - 1]))
+      .map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Where member `index`'s JSON text lies in the bytes read.
+  func range(_ index: Int) -> Range<Int>? { ranges[index] }
+
+  /// Member `index`'s JSON text in place (an object to read members of in turn).
+  func text(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+    ranges[index].map { UnsafeBufferPointer(rebasing: bytes[$0]) }
   }
 
   /// Member `index`'s JSON text, for `JSONDecoder`.
@@ -105,6 +162,23 @@ struct JSONMembers {
         skipSpace()
         if take(UInt8(ascii: ",")) { continue }
         return take(UInt8(ascii: "}"))
+      }
+    }
+
+    /// Walks the array here, handing `visit` each element's range; `false` when it is not one.
+    mutating func array(_ visit: (Range<Int>) -> Void) -> Bool {
+      skipSpace()
+      guard take(UInt8(ascii: "[")) else { return false }
+      skipSpace()
+      if take(UInt8(ascii: "]")) { return true }
+      while true {
+        skipSpace()
+        let start = position
+        guard value() else { return false }
+        visit(start..<position)
+        skipSpace()
+        if take(UInt8(ascii: ",")) { continue }
+        return take(UInt8(ascii: "]"))
       }
     }
 

@@ -258,3 +258,75 @@ extension Double {
     return (self * scale).rounded() / scale
   }
 }
+
+extension StepRecord: MemberDecodable {
+  static let members: [StaticString] = [
+    "index", "check", "name", "plan", "counts", "seconds", "cpuSeconds", "skipReason",
+    "skipReasons", "cells", "baselineClasses", "waiverMatches", "cases",
+  ]
+
+  /// A step record as `init(from:)` reads it, walked once instead of mapped whole first: a
+  /// merge reads ~60,000 of them. A record with cases, or anything unusual, is left to
+  /// `JSONDecoder`.
+  init?(members: JSONMembers) {
+    guard !members.has(12), let index = members.int(0), let check = members.string(1),
+      let name = members.string(2), let plan = members.string(3),
+      PlanStepSet.group(ofEncoded: plan) != nil,
+      let countsText = members.text(4), let counts = StatusCounts(members: countsText)
+    else { return nil }
+    self.init(index: index, check: check, name: name, plan: plan, counts: counts, seconds: 0)
+    for (member, field) in [(5, \StepRecord.seconds), (6, \StepRecord.cpuSeconds)] where members.has(member) {
+      guard let value = members.double(member) else { return nil }
+      self[keyPath: field] = value
+    }
+    if members.has(7) {
+      guard let reason = members.string(7) else { return nil }
+      skipReason = reason
+    }
+    for (member, field) in [(8, \StepRecord.skipReasons), (10, \StepRecord.baselineClasses),
+                            (11, \StepRecord.waiverMatches)] where members.has(member) {
+      guard let text = members.text(member), let counts = Self.counts(text) else { return nil }
+      self[keyPath: field] = counts
+    }
+    if members.has(9) {
+      guard let text = members.text(9), let dimensions = JSONMembers.all(text) else { return nil }
+      for (dimension, valuesText) in dimensions {
+        guard let values = JSONMembers.all(valuesText) else { return nil }
+        var cells: [String: PassCount] = [:]
+        for (value, pair) in values {
+          guard let pair = JSONMembers.ints(pair), pair.count == 2 else { return nil }
+          cells[value] = PassCount(passed: pair[0], total: pair[1])
+        }
+        self.cells[dimension] = cells
+      }
+    }
+  }
+
+  /// An object of integers (`skipReasons`, `waiverMatches`), or `nil`.
+  private static func counts(_ text: UnsafeBufferPointer<UInt8>) -> [String: Int]? {
+    guard let members = JSONMembers.all(text) else { return nil }
+    var counts: [String: Int] = [:]
+    for (key, value) in members {
+      guard let count = JSONMembers.int(value) else { return nil }
+      counts[key] = count
+    }
+    return counts
+  }
+}
+
+extension StatusCounts {
+  /// The counts in `text` as `init(from:)` reads them, or `nil` for anything else.
+  init?(members text: UnsafeBufferPointer<UInt8>) {
+    let names: [StaticString] = ["passed", "failed", "errored", "skipped", "waived", "unexpectedPasses", "cases"]
+    guard let members = JSONMembers(text, wanted: names) else { return nil }
+    self.init()
+    let fields: [WritableKeyPath<StatusCounts, Int>] = [\.passed, \.failed, \.errored, \.skipped, \.waived, \.unexpectedPass]
+    for (member, field) in fields.enumerated() {
+      guard let value = members.int(member) else { return nil }
+      self[keyPath: field] = value
+    }
+    if members.has(6) {
+      guard members.int(6) == total else { return nil }
+    }
+  }
+}

@@ -52,7 +52,8 @@ public struct FailureCluster: Sendable {
 
   /// Counts a case; returns whether it is kept as an example. (A case kept here is kept by
   /// its shard too: a shard sees a subsequence of the run's cases in the same order.)
-  mutating func add(_ result: CaseRecord) -> Bool {
+  mutating func add<Case: TalliedCase>(_ arriving: Case) throws(Case.Failure) -> Bool {
+    let result = arriving.summary
     count += 1
     if result.isNewFailure { newCount += 1 }
     if let waiver = result.review.waiver { waivers[waiver, default: 0] += 1 }
@@ -60,14 +61,14 @@ public struct FailureCluster: Sendable {
     if signatures.count < Self.signaturesKept, signatures.insert(Self.signature(result.id)).inserted {
       isExample = true
     }
-    if isExample { examples.append(result) }
-    for (key, value) in result.id.dimensionValues {
+    if isExample { examples.append(try arriving.whole()) }
+    result.id.forEachDimension { key, value in
       guard let index = values.firstIndex(where: { $0.dimension == key }) else {
         values.append((key, [value: 1], [value]))
-        continue
+        return
       }
-      if values[index].counts[value] != nil {
-        values[index].counts[value]! += 1
+      if let slot = values[index].counts.index(forKey: value) {
+        values[index].counts.values[slot] += 1
       } else if values[index].counts.count < Self.valueLimit {
         values[index].counts[value] = 1
         values[index].ordered.append(value)
@@ -79,19 +80,28 @@ public struct FailureCluster: Sendable {
 
 /// Builds failure clusters one case at a time.
 public struct ClusterAccumulator: Sendable {
-  private var clusters: [String: FailureCluster] = [:]
+  private var clusters: [Key: FailureCluster] = [:]
+
+  /// What sets a cluster apart (hashed field by field: no text is built per case).
+  private struct Key: Hashable {
+    var check: String
+    var status: CaseStatus
+    var triage: Triage?
+    var pattern: String
+  }
 
   public init() {}
 
   /// Adds a case to its cluster; returns whether it is one of the cluster's examples (the
   /// first `FailureCluster.examplesKept` in plan order, so a merge of shards keeps the same).
   @discardableResult
-  public mutating func add(_ result: CaseRecord) -> Bool {
+  public mutating func add<Case: TalliedCase>(_ arriving: Case) throws(Case.Failure) -> Bool {
+    let result = arriving.summary
     let (status, triage, pattern) = (result.status, result.review.triage, result.outcome.pattern)
-    let key = "\(result.id.check)\u{1}\(status)\u{1}\(triage?.rawValue ?? "")\u{1}\(pattern)"
-    return clusters[key, default: FailureCluster(check: result.id.check, pattern: pattern,
-                                                 status: status, triage: triage)]
-      .add(result)
+    let key = Key(check: result.id.check, status: status, triage: triage, pattern: pattern)
+    return try clusters[key, default: FailureCluster(check: result.id.check, pattern: pattern,
+                                                     status: status, triage: triage)]
+      .add(arriving)
   }
 
   /// What a reviewer reads first: clusters with new failures or unexpected passes (most of

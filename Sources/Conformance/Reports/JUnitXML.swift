@@ -71,7 +71,7 @@ public enum JUnitXML {
         // waiver's whole reason and link once.
         let message = knownMessage(step, review: tally.info?.review)
         var body = "\(step.counts.passed) of \(step.counts.total) cases of this step passed.\n"
-        if let example = step.knownExample { body += "\(ExplainCommand.text(for: example.id))\n" }
+        if let example = step.knownExample { body += "\(ExplainCommand.text(for: example))\n" }
         xml += ">\n      <skipped message=\"\(escape(message))\">\(escape(body, attribute: false))</skipped>\n"
       case .notApplicable:
         let reason = step.record.skipReason ?? "not applicable"
@@ -177,6 +177,13 @@ public enum JUnitXML {
   /// characters XML 1.0 forbids with U+FFFD. In attributes, tab, newline and carriage return
   /// become character references so that attribute normalisation keeps them.
   public static func escape(_ text: String, attribute: Bool = true) -> String {
+    // Most names and messages need nothing: one pass over the bytes says so (a full sweep's
+    // JUnit escapes ~200,000 of them).
+    if text.utf8.allSatisfy({ byte in
+      byte >= 0x20 && byte < 0x80 && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27
+    }) {
+      return text
+    }
     var output = ""
     output.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {

@@ -221,10 +221,19 @@ public enum ConformanceRun {
   /// Writes the reports of a finished run whose cases and steps are already in `staging`.
   public static func write(_ tally: RunTally, into staging: URL, files: RunRecord.Files,
                            history: [NightSummary] = []) throws {
-    try ResultsJSON.write(tally, files: files, to: staging.appendingPathComponent("results.json"))
-    try ReportFile.write(JUnitXML.document(tally), to: staging.appendingPathComponent("junit.xml"))
-    try ReportFile.write(HTMLReport.document(tally, history: history),
-                         to: staging.appendingPathComponent("index.html"))
+    // Built side by side (JUnit is the largest, 18 MB a full sweep): one after another they
+    // were a merge's last second.
+    let written = ParallelMap.run(["junit.xml", "index.html", "results.json"]) { name in
+      Swift.Result { () throws in
+        let url = staging.appendingPathComponent(name)
+        switch name {
+        case "junit.xml": try ReportFile.write(JUnitXML.document(tally), to: url)
+        case "index.html": try ReportFile.write(HTMLReport.document(tally, history: history), to: url)
+        default: try ResultsJSON.write(tally, files: files, to: url)
+        }
+      }
+    }
+    for result in written { try result.get() }
   }
 
   public static func summarize(_ tally: RunTally, directory: ReportDirectory, failOn: FailOn)

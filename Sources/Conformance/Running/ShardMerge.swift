@@ -37,7 +37,8 @@ public enum ShardMerge {
       let info = runInfo(shards: shards, out: directory.url)
       recorder.record(Event(.runStarted(info)))
       for (index, shard) in order {
-        recorder.record(Event(.stepEnded(try shards[shard].step(index))))
+        let (step, line, cases) = try shards[shard].step(index)
+        try recorder.record(merged: step, line: line, cases: cases)
       }
       for shard in shards { try shard.checkEnd() }
       recorder.record(Event(.runEnded(elapsed: shards.map(\.results.record.elapsedSeconds).max() ?? 0)))
@@ -107,8 +108,8 @@ public enum ShardMerge {
   }
 }
 
-/// One shard's results read for merging: its run record and step records whole, its cases
-/// streamed in plan order.
+/// One shard's results read for merging: its run record and step records whole (with the
+/// lines they were read from), its cases streamed in plan order a batch ahead.
 final class ShardReport {
   let results: ResultsDirectory<RunRecord>
   let path: String
@@ -116,11 +117,12 @@ final class ShardReport {
   /// The options that must agree between shards (all but shard, out and jobs).
   let selection: [String]
   let steps: [StepRecord]
-  private let stepsByIndex: [Int: StepRecord]
-  private let cases: JSONValueReader
-  /// Cases read ahead, decoded a batch at a time (one `JSONDecoder` call a case cost most
-  /// of a merge), and where the next one is.
-  private var readAhead: [CaseRecord] = []
+  /// Each step record and its line as the shard wrote it (`nil` when it spans lines).
+  private let stepsByIndex: [Int: (record: StepRecord, line: Data?)]
+  private let cases: ShardCaseFeed
+  private let casesPath: String
+  /// The batch of case lines being taken, and where the next one is.
+  private var readAhead: [ShardCaseLine] = []
   private var next = 0
 
   init(_ directory: URL) throws {
@@ -132,36 +134,42 @@ final class ShardReport {
     shard = (parts[0], parts[1])
     selection = run.options.filter { !["shard", "out", "jobs"].contains($0.name) }
       .map { "\($0.name)=\($0.value)" }.sorted()
-    var steps: [StepRecord] = []
-    try results.steps().forEachBatch(StepRecord.self) { batch in steps += batch }
-    self.steps = steps
-    stepsByIndex = Dictionary(steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
-    cases = try results.cases()
+    var steps: [(record: StepRecord, line: Data?)] = []
+    try results.steps().forEachBatch(decode: { batch throws(InputError) in
+      let records = try batch.decodeMembers(StepRecord.self)
+      let lines = try batch.map { bytes, _ in bytes.contains(0x0A) ? nil : Data(bytes) }
+      return Array(zip(records, lines))
+    }) { batch in steps += batch }
+    self.steps = steps.map(\.record)
+    stepsByIndex = Dictionary(steps.map { ($0.record.index, $0) }, uniquingKeysWith: { a, _ in a })
+    let reader = try results.cases()
+    casesPath = reader.path
+    cases = ShardCaseFeed(reader)
   }
 
-  /// Step `index` with its cases, read in order from the shard's cases.
-  func step(_ index: Int) throws -> StepRecord {
-    guard var step = stepsByIndex[index] else {
+  /// Step `index`, its line, and its cases, read in order from the shard's cases.
+  func step(_ index: Int) throws(InputError) -> (StepRecord, Data?, [ShardCaseLine]) {
+    guard let (step, line) = stepsByIndex[index] else {
       throw InputError("merge: \(path): no step \(index)")
     }
-    step.cases = []
+    var taken: [ShardCaseLine] = []
     while true {
       try fill()
-      guard next < readAhead.count, readAhead[next].step == index else { break }
-      step.cases.append(readAhead[next])
+      guard next < readAhead.count, readAhead[next].summary.step == index else { break }
+      taken.append(readAhead[next])
       next += 1
     }
-    if next < readAhead.count, readAhead[next].step < index {
-      let early = readAhead[next]
-      throw InputError("merge: \(cases.path): case \(early.id) of step \(early.step) is out of plan order")
+    if next < readAhead.count, readAhead[next].summary.step < index {
+      let early = readAhead[next].summary
+      throw InputError("merge: \(casesPath): case \(early.id) of step \(early.step) is out of plan order")
     }
-    return step
+    return (step, line, taken)
   }
 
-  /// Reads the next batch of cases once the last is used up.
-  private func fill() throws {
+  /// Takes the next batch once the last is used up.
+  private func fill() throws(InputError) {
     if next == readAhead.count {
-      (readAhead, next) = (try cases.next(CaseRecord.self, upTo: 4096), 0)
+      (readAhead, next) = (try cases.next(), 0)
     }
   }
 
@@ -169,8 +177,8 @@ final class ShardReport {
   func checkEnd() throws {
     try fill()
     if next < readAhead.count {
-      let extra = readAhead[next]
-      throw InputError("merge: \(cases.path): case \(extra.id) names step \(extra.step), which is not in this shard")
+      let extra = readAhead[next].summary
+      throw InputError("merge: \(casesPath): case \(extra.id) names step \(extra.step), which is not in this shard")
     }
   }
 }
