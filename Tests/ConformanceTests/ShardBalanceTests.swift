@@ -1,5 +1,6 @@
 @testable import Conformance
 import Foundation
+import ICUOracle
 import Testing
 
 @Suite("Balanced shards and --shard auto")
@@ -65,6 +66,36 @@ struct ShardBalanceTests {
     // 15,000 µs over 310 cases for a calendar the fit never saw.
     #expect(costs.perCase(check: "month-days", calendar: "coptic", zoneClass: nil) == 48.4)
     #expect(costs.perCase(check: "leading-blanks", calendar: nil, zoneClass: nil) == 1)
+  }
+
+  @Test("a step that costs 10 ms or more keeps its own rate; the others their class's")
+  func stepRates() throws {
+    func step(_ plan: String, cases: Int, cpu: Double) -> StepRecord {
+      var record = StepRecord(index: 0, check: String(plan.prefix { $0 != "|" }), name: "", plan: plan + "\t\t\t",
+                              counts: StatusCounts(), seconds: cpu)
+      record.counts.passed = cases
+      record.cpuSeconds = cpu
+      return record
+    }
+    let costs = StepCosts.fit([
+      step("month-days|calendar=chinese|zone=America/Havana", cases: 10, cpu: 0.5),  // 500,000 µs: 50,000 a case
+      step("month-days|calendar=chinese|zone=UTC", cases: 1000, cpu: 0.009),        // 9,000 µs: below
+    ], zoneClasses: ["UTC": "no transitions", "America/Havana": "no transitions"], measured: "by hand")
+    #expect(costs.steps == ["month-days": ["calendar=chinese|zone=America/Havana": 50_000]])
+    func planned(_ zone: String) throws -> Plan.Step {
+      Plan.Step(checkIndex: 0, index: 0, group: try CaseID(parsing: "month-days|calendar=chinese|zone=\(zone)"),
+                firstWeekdays: [.own], months: [LocalDay(year: 2020, month: 1, day: 1), LocalDay(year: 2020, month: 2, day: 1)],
+                variants: [])
+    }
+    let havana = try planned("America/Havana"), utc = try planned("UTC")
+    #expect(havana.caseCount == 2)
+    #expect(costs.cost(of: havana, check: "month-days", zoneClass: "no transitions") == 100_000)
+    // The class: 509,000 µs over 1,010 cases, three significant digits.
+    #expect(costs.cost(of: utc, check: "month-days", zoneClass: "no transitions") == 2 * 504)
+    // The per-step rates are part of the digest shards must share.
+    var classesOnly = costs
+    classesOnly.steps = nil
+    #expect(classesOnly.digest != costs.digest)
   }
 
   @Test("--shard auto reads each CI's own variables, 1-based or 0-based",

@@ -1,8 +1,10 @@
 import Foundation
 
-/// What a step is expected to cost, in CPU microseconds per case, by check, calendar and zone
-/// class: steps differ by orders of magnitude (`same-day-closing` ≈ 1 ms a case,
-/// `leading-blanks` ≈ 5 µs), so shards cut by step count are as long as their most expensive
+/// What a step is expected to cost, in CPU microseconds per case: the step's own measured
+/// rate when it costs enough to matter, else its check's, calendar's and zone class's. Steps
+/// differ by orders of magnitude (`same-day-closing` ≈ 1 ms a case, `leading-blanks` ≈ 5 µs,
+/// and `same-day-closing` · chinese · America/Havana 13 s where its class averages 0.4 s),
+/// so shards cut by step count, or by class averages, are as long as their most expensive
 /// slice. Fitted from a run's step records (`conformance costs DIR`, and `bench` after its
 /// full sweep) and kept in `Corpora/step-costs.json`, so every shard of a night, on any
 /// runner, cuts the same plan the same way.
@@ -34,11 +36,22 @@ public struct StepCosts: Sendable, Equatable, Codable {
   /// `bench --shards`: 8 shards of the full sweep, 97 µs).
   public var perNonPassing: Double = StepCosts.defaultPerNonPassing
   public var checks: [String: Rate]
+  /// Per check, the steps that cost at least `stepThreshold` when measured, by their group's
+  /// dimensions (`calendar=chinese|zone=America/Havana`): microseconds per case, their share
+  /// of not passing included. One run's step CPU predicts the next's to within a few percent
+  /// (correlation 0.9998 between a single run and its 8 shards), where a class's average
+  /// misses a step by 30 times: cut on class rates, 8 shards came out 1.16 × the mean; on
+  /// these, 1.004 × the same night's CPU (`Scripts/shard-balance.py`).
+  public var steps: [String: [String: Double]]?
 
   public static let defaultPerNonPassing = 97.0
+  /// Steps measured below this (in microseconds) keep their class's rate: a few thousand
+  /// steps carry the imbalance, and the file stays small.
+  public static let stepThreshold = 10_000.0
 
-  public init(measured: String, perNonPassing: Double = StepCosts.defaultPerNonPassing, checks: [String: Rate]) {
-    (self.measured, self.perNonPassing, self.checks) = (measured, perNonPassing, checks)
+  public init(measured: String, perNonPassing: Double = StepCosts.defaultPerNonPassing, checks: [String: Rate],
+              steps: [String: [String: Double]]? = nil) {
+    (self.measured, self.perNonPassing, self.checks, self.steps) = (measured, perNonPassing, checks, steps)
   }
 
   /// A model with no rates: every case costs the same (shards then balance case counts).
@@ -46,7 +59,17 @@ public struct StepCosts: Sendable, Equatable, Codable {
 
   /// The expected CPU microseconds of `step`.
   public func cost(of step: Plan.Step, check: String, zoneClass: String?) -> Double {
-    Double(step.caseCount) * perCase(check: check, calendar: step.group.calendar, zoneClass: zoneClass)
+    if let measured = steps?[check], !measured.isEmpty,
+      let rate = measured[Self.stepKey(step.group.description, check: check)]
+    {
+      return Double(step.caseCount) * rate
+    }
+    return Double(step.caseCount) * perCase(check: check, calendar: step.group.calendar, zoneClass: zoneClass)
+  }
+
+  /// A step's key among its check's measured steps: its group's text without the check.
+  static func stepKey(_ group: String, check: String) -> String {
+    group.hasPrefix(check + "|") ? String(group.dropFirst(check.count + 1)) : group
   }
 
   /// A case's expected microseconds: its evaluation, and its share of not passing.
@@ -61,7 +84,8 @@ public struct StepCosts: Sendable, Equatable, Codable {
   /// different models do not cover the plan once, so `merge` refuses to combine them.
   public var digest: String {
     var hash: UInt64 = 0xcbf29ce484222325
-    let data = (try? RecordCoding.lineEncoder().encode(checks)) ?? Data()
+    var data = (try? RecordCoding.lineEncoder().encode(checks)) ?? Data()
+    if let steps { data += (try? RecordCoding.lineEncoder().encode(steps)) ?? Data() }
     for byte in data {
       hash = (hash ^ UInt64(byte)) &* 0x100000001b3
     }
@@ -90,13 +114,21 @@ public struct StepCosts: Sendable, Equatable, Codable {
   }
 
   /// Rates from step records (with their CPU seconds): per check, per check and calendar,
-  /// and per check, calendar and zone class, each the CPU of its steps over their cases.
+  /// and per check, calendar and zone class, each the CPU of its steps over their cases; and
+  /// each step's own rate when the step costs at least `stepThreshold`.
   public static func fit(_ steps: [StepRecord], zoneClasses: [String: String], measured: String) -> StepCosts {
     struct Sum { var cpu = 0.0; var cases = 0; var nonPassing = 0 }
+    // Three significant digits: the file stays readable and its digest stable.
+    func rounded(_ value: Double) -> Double {
+      guard value > 0 else { return 0 }
+      let scale = pow(10, 2 - floor(log10(value)))
+      return (value * scale).rounded() / scale
+    }
     var byCheck: [String: Sum] = [:]
     var byCalendar: [String: [String: Sum]] = [:]
     var byClass: [String: [String: [String: Sum]]] = [:]
     var byCheckClass: [String: [String: Sum]] = [:]
+    var measuredSteps: [String: [String: Double]] = [:]
     for step in steps where step.counts.total > 0 {
       let group = PlanStepSet.group(ofEncoded: step.plan).flatMap { try? CaseID(parsing: $0) }
       let counts = step.counts
@@ -108,6 +140,10 @@ public struct StepCosts: Sendable, Equatable, Codable {
         into.nonPassing += sum.nonPassing
       }
       add(&byCheck[step.check, default: Sum()])
+      let cost = sum.cpu + Double(sum.nonPassing) * defaultPerNonPassing
+      if cost >= stepThreshold, let text = PlanStepSet.group(ofEncoded: step.plan) {
+        measuredSteps[step.check, default: [:]][stepKey(text, check: step.check)] = rounded(cost / Double(sum.cases))
+      }
       let zoneClass = group?.zone.flatMap { zoneClasses[$0] }
       if let calendar = group?.calendar {
         add(&byCalendar[step.check, default: [:]][calendar, default: Sum()])
@@ -115,12 +151,6 @@ public struct StepCosts: Sendable, Equatable, Codable {
       } else if let zoneClass {
         add(&byCheckClass[step.check, default: [:]][zoneClass, default: Sum()])
       }
-    }
-    // Three significant digits: the file stays readable and its digest stable.
-    func rounded(_ value: Double) -> Double {
-      guard value > 0 else { return 0 }
-      let scale = pow(10, 2 - floor(log10(value)))
-      return (value * scale).rounded() / scale
     }
     func rate(_ sum: Sum) -> Rate {
       let cases = Double(max(sum.cases, 1))
@@ -139,7 +169,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
       if let classes = byCheckClass[check], classes.count > 1 { entry.zoneClasses = classes.mapValues(rate) }
       checks[check] = entry
     }
-    return StepCosts(measured: measured, checks: checks)
+    return StepCosts(measured: measured, checks: checks, steps: measuredSteps.isEmpty ? nil : measuredSteps)
   }
 
   /// Rates from a finished run's results directory (ideally a full sweep's: a step the run
@@ -181,8 +211,8 @@ extension Plan {
   /// one step's cost. Scattered on purpose: cutting the plan into contiguous runs of equal
   /// cost kept each calendar's warm caches together but gathered what the model does not
   /// see (records of cases that do not pass, workers restarted after a crash) into a few
-  /// runs, 1.22 × the mean at 8 shards against 1.07 × for this. Deterministic: the same
-  /// plan and model always give the same slices. Returns each shard's expected cost too.
+  /// runs, 1.22 × the mean at 8 shards. Deterministic: the same plan and model always give
+  /// the same slices. Returns each shard's expected cost too.
   static func balance(_ steps: [Step], count: Int, cost: (Step) -> Double) -> (shardOf: [Int], costs: [Double]) {
     let costs = steps.map(cost)
     let order = steps.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
