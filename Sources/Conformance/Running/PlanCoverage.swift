@@ -1,3 +1,4 @@
+import ICUOracle
 /// What one check's part of a plan covers, stated next to the full cross product so a reader
 /// sees what planning saved.
 public struct PlanCoverage: Sendable, Codable, Equatable {
@@ -32,11 +33,13 @@ public struct PlanCoverage: Sendable, Codable, Equatable {
     self.firstWeekdays = Set(steps.flatMap(\.firstWeekdays) + steps.compactMap(\.group.firstWeekday))
       .count
     self.zoneMonths = steps.filter { $0.group.zone != nil }.reduce(0) { $0 + $1.months.count }
-    var distinctMonths: Set<String> = []
-    for step in steps {
-      for month in step.months { distinctMonths.insert("\(step.group.calendar ?? "gregorian")|\(month)") }
+    // Per calendar, the days themselves: a text per step and month was a quarter of
+    // planning a full sweep (every shard plans it whole).
+    var distinctMonths: [String: Set<LocalDay>] = [:]
+    for step in steps where !step.months.isEmpty {
+      distinctMonths[step.group.calendar ?? "gregorian", default: []].formUnion(step.months)
     }
-    self.months = distinctMonths.count
+    self.months = distinctMonths.values.reduce(0) { $0 + $1.count }
     var kinds: [String: Int] = [:]
     if check.dimensions.contains(.month) {
       let zones = Dictionary(corpus.zones.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
