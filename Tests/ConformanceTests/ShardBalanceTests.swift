@@ -44,15 +44,17 @@ struct ShardBalanceTests {
     }
   }
 
+  /// A step record of `cases` passing cases that took `cpu` seconds.
+  func step(_ plan: String, cases: Int, cpu: Double) -> StepRecord {
+    var record = StepRecord(index: 0, check: String(plan.prefix { $0 != "|" }), name: "", plan: plan + "\t\t\t",
+                            counts: StatusCounts(), seconds: cpu)
+    record.counts.passed = cases
+    record.cpuSeconds = cpu
+    return record
+  }
+
   @Test("a model fitted from step records gives each check, calendar and zone class its CPU per case")
   func fit() throws {
-    func step(_ plan: String, cases: Int, cpu: Double) -> StepRecord {
-      var record = StepRecord(index: 0, check: String(plan.prefix { $0 != "|" }), name: "", plan: plan + "\t\t\t",
-                              counts: StatusCounts(), seconds: cpu)
-      record.counts.passed = cases
-      record.cpuSeconds = cpu
-      return record
-    }
     let costs = StepCosts.fit([
       step("month-days|calendar=hebrew|zone=UTC", cases: 100, cpu: 0.01),          // 100 µs
       step("month-days|calendar=hebrew|zone=Pacific/Apia", cases: 10, cpu: 0.003), // 300 µs
@@ -70,13 +72,6 @@ struct ShardBalanceTests {
 
   @Test("a step that costs 10 ms or more keeps its own rate; the others their class's")
   func stepRates() throws {
-    func step(_ plan: String, cases: Int, cpu: Double) -> StepRecord {
-      var record = StepRecord(index: 0, check: String(plan.prefix { $0 != "|" }), name: "", plan: plan + "\t\t\t",
-                              counts: StatusCounts(), seconds: cpu)
-      record.counts.passed = cases
-      record.cpuSeconds = cpu
-      return record
-    }
     let costs = StepCosts.fit([
       step("month-days|calendar=chinese|zone=America/Havana", cases: 10, cpu: 0.5),  // 500,000 µs: 50,000 a case
       step("month-days|calendar=chinese|zone=UTC", cases: 1000, cpu: 0.009),        // 9,000 µs: below
