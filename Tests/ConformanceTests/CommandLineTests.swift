@@ -361,6 +361,42 @@ struct IsolationTests {
     }
   }
 
+  @Test("a worker's case lines reach cases.jsonl.gz as an in-process run writes them, abridged where it abridges",
+        arguments: [[], ["--record", "all"]])
+  func workerLinesAsWritten(record: [String]) throws {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-lines-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    // Corpora/known-differences.json waives Foundation's empty astronomical Islamic months
+    // (Tehran) and the Chinese leap-month texts: more waived cases than a cluster keeps as
+    // examples, so the parent abridges some of the lines its workers wrote whole.
+    let selection = ["--locales", "en_US,ar_SA,fa_IR", "--calendars", "gregorian,islamic,islamic-civil,chinese",
+                     "--time-zones", "UTC,Asia/Tehran,America/Sao_Paulo", "--years", "2017...2018",
+                     "--jobs", "2"] + record
+    var lines: [[String]] = []
+    for isolation in [[], ["--no-isolation"]] {
+      let out = scratch.appendingPathComponent("run\(isolation.count)")
+      let result = try Executable.run(selection + isolation + ["--out", out.path])
+      #expect(result.status == 0, "\(isolation): \(result.error)")
+      // Byte for byte, as a person reads the file.
+      let zcat = Process()
+      zcat.executableURL = URL(fileURLWithPath: "/bin/zcat")
+      zcat.arguments = [out.appendingPathComponent("cases.jsonl.gz").path]
+      let pipe = Pipe()
+      zcat.standardOutput = pipe
+      try zcat.run()
+      let text = pipe.fileHandleForReading.readDataToEndOfFile()
+      zcat.waitUntilExit()
+      lines.append(String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init))
+    }
+    let (workers, inProcess) = (lines[0], lines[1])
+    let abridged = inProcess.filter { $0.contains(#""actualDigest":"#) }.count
+    #expect(record.isEmpty ? abridged > 0 : inProcess.count > 1000, "the selection exercises what it should")
+    #expect(workers.count == inProcess.count)
+    let difference = zip(workers, inProcess).enumerated().first { $1.0 != $1.1 }
+    #expect(difference == nil, "line \(difference.map { $0.offset + 1 } ?? 0): \(difference?.element.0 ?? "") vs \(difference?.element.1 ?? "")")
+  }
+
   /// Processes whose parent is `parent`, read from /proc/<pid>/stat (field 4 is the parent's pid).
   /// The workers are spawned from several threads, so the main thread's `children` list misses them.
   func childProcesses(of parent: Int32) -> [Int32] {

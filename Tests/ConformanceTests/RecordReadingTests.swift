@@ -156,7 +156,7 @@ struct RecordReadingTests {
   func caseLine(line: String) throws {
     let decoded = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
     let read = try Array(line.utf8).withUnsafeBufferPointer { bytes in
-      try ShardCaseLine(bytes, path: "shard", lineNumber: 1)
+      try CaseLine(bytes, path: "shard", lineNumber: 1)
     }
     var expected = decoded.abridged()
     (expected.actualDigest, expected.review.triageExpected) = (decoded.actualDigest, nil)
@@ -166,11 +166,22 @@ struct RecordReadingTests {
     #expect(read.line == Data(line.utf8))
   }
 
+  @Test("a case the parent makes (a worker's death) is the line a run writes for it, read back as it was",
+        arguments: caseLines)
+  func caseLineEncoded(line: String) throws {
+    let record = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
+    let made = CaseLine(encoding: record)
+    #expect(made.line == RecordCoding.line(record, encoder: RecordCoding.lineEncoder()))
+    #expect(made.summary == record)
+    #expect(try made.whole() == record)
+    #expect(try made.abridged() == record.abridged())
+  }
+
   @Test("a case line a merge cannot read names the shard's file and line")
   func caseLineFault() {
     let line = #"{"id":"date-text|locale=en_US","step":7,"verdict":"failed","review":{"triage":"a-guess"}}"#
     #expect {
-      try Array(line.utf8).withUnsafeBufferPointer { try ShardCaseLine($0, path: "shard-2/cases.jsonl.gz", lineNumber: 17) }
+      try Array(line.utf8).withUnsafeBufferPointer { try CaseLine($0, path: "shard-2/cases.jsonl.gz", lineNumber: 17) }
     } throws: { error in
       "\(error)".contains("shard-2/cases.jsonl.gz:17") && "\(error)".contains("triage")
     }

@@ -111,6 +111,7 @@ public struct RunTally: Sendable {
   }
 
   private mutating func record(_ step: StepRecord, deliver: (CaseRecord) -> Void) {
+    assert(step.caseLines.isEmpty, "a step whose cases are lines is recorded by RunRecorder")
     record(step, cases: step.cases) { record, abridge in deliver(abridge ? record.abridged() : record) }
   }
 
@@ -245,6 +246,8 @@ public final class RunRecorder: Sendable {
   private let state: Mutex<RunTally>
   private let cases: JSONLinesWriter?
   private let steps: JSONLinesWriter?
+  /// The first worker line that did not read as a case, thrown by `close()`.
+  private let failure = Mutex<HarnessError?>(nil)
 
   /// - Parameters:
   ///   - keepProblems: keep every failing case in memory (tests and small runs).
@@ -257,20 +260,37 @@ public final class RunRecorder: Sendable {
   }
 
   public func record(_ event: Event) {
-    if case .stepEnded(let step) = event.kind { steps?.append(step.withoutCases) }
+    if case .stepEnded(let step) = event.kind {
+      steps?.append(step.withoutCases)
+      if !step.caseLines.isEmpty {
+        do {
+          try record(step, lines: step.caseLines)
+        } catch {
+          // A worker wrote these lines: one that does not read as a case is our fault.
+          failure.withLock { $0 = $0 ?? HarnessError("a worker's reply: \(error)") }
+        }
+        return
+      }
+    }
     state.withLock { tally in
       tally.record(event) { record in cases?.append(record) }
     }
   }
 
   /// Records a step of a merge: its record's line and its cases' lines as the shard wrote
-  /// them, but for a case the merged run abridges (its shard kept it as a cluster's example,
-  /// the merged run has the examples it needs).
-  func record(merged step: StepRecord, line: Data?, cases: [ShardCaseLine]) throws(InputError) {
+  /// them (see `record(_:lines:)`).
+  func record(merged step: StepRecord, line: Data?, cases: [CaseLine]) throws(InputError) {
     if let line { self.steps?.append(line: line) } else { self.steps?.append(step.withoutCases) }
+    try record(step, lines: cases)
+  }
+
+  /// Counts a step whose cases came as lines (a shard's, a worker's) and copies each line to
+  /// the cases file, but for a case this run abridges that was written whole (its shard kept
+  /// it as a cluster's example, this run has the examples it needs).
+  private func record(_ step: StepRecord, lines: [CaseLine]) throws(InputError) {
     let writer = self.cases
     try state.withLock { tally throws(InputError) in
-      try tally.record(step, cases: cases) { arriving, abridge throws(InputError) in
+      try tally.record(step, cases: lines) { arriving, abridge throws(InputError) in
         if let line = arriving.line, !abridge || arriving.summary.isAbridged {
           writer?.append(line: line)
         } else {
@@ -295,9 +315,10 @@ public final class RunRecorder: Sendable {
 
   /// Closes the files.
   ///
-  /// - Throws: `HarnessError` when a file could not be written.
+  /// - Throws: `HarnessError` when a file could not be written or a worker's case line did not read.
   public func close() throws {
     try cases?.close()
     try steps?.close()
+    if let failure = failure.withLock({ $0 }) { throw failure }
   }
 }

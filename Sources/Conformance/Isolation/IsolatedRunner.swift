@@ -306,8 +306,11 @@ public final class IsolatedRunner: Sendable {
       review.apply(&record)
       return record
     }
-    return StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: records,
-                      zoneClasses: zoneClasses, keepPassing: false, seconds: 0)
+    var record = StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: records,
+                            zoneClasses: zoneClasses, keepPassing: false, seconds: 0)
+    // As lines, like the workers' cases of the same step they are put together with.
+    (record.caseLines, record.cases) = (record.cases.map(CaseLine.init(encoding:)), [])
+    return record
   }
 
   // MARK: One worker slot

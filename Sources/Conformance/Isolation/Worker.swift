@@ -7,8 +7,9 @@ import Synchronization
 /// (all cases of a step, or a few of them: a retry after a worker died), each naming its
 /// step as the plan encodes it: a worker never plans (choosing the months of a full sweep
 /// costs 1.8 s of CPU, and a worker that replaces a crashed one would pay it again). It answers on
-/// stdout with one `WorkerReply` per line: `ready` once, then each step's `StepRecord` with
-/// its cases that did not pass (every case with `--record all`). It ends when stdin closes.
+/// stdout with one `WorkerReply` per line: `ready` once, then each step's `StepRecord`,
+/// followed by a line for each of its cases that did not pass (every case with `--record
+/// all`), the line the results' cases file keeps. It ends when stdin closes.
 ///
 /// Each request carries the limit of its cases. A watchdog thread stops a case past it and
 /// answers `hung` first; the slot file (`CONFORMANCE_WORKER_SLOT`) names the case a death
@@ -55,7 +56,8 @@ public enum Worker {
                                    triage: triage, review: review, zoneClasses: zoneClasses,
                                    recordAll: options.record == .all, positions: request.positions,
                                    observer: cases)
-      write(WorkerReply(step: record, slowestCaseCPU: cases.slowestCPU), encoder)
+      write(WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.slowestCPU, caseLines: record.cases.count),
+            cases: record.cases, encoder)
     }
     context.executor?.close()
   }
@@ -63,9 +65,15 @@ public enum Worker {
   /// Held while a reply is written: the watchdog thread writes too.
   private static let output = Mutex(())
 
-  static func write(_ reply: WorkerReply, _ encoder: JSONEncoder) {
+  /// Writes a reply and, after it, each of `cases` as the line the results' cases file
+  /// holds (the parent copies them there), all at once.
+  static func write(_ reply: WorkerReply, cases: [CaseRecord] = [], _ encoder: JSONEncoder) {
     var data = RecordCoding.line(reply, encoder: encoder)
     data.append(UInt8(ascii: "\n"))
+    for record in cases {
+      data.append(RecordCoding.line(record, encoder: encoder))
+      data.append(UInt8(ascii: "\n"))
+    }
     output.withLock { _ in FileHandle.standardOutput.write(data) }
   }
 }
@@ -82,10 +90,13 @@ struct WorkerRequest: Codable, Equatable {
 }
 
 /// What a worker answers: that it is ready, a step's record (with the CPU seconds of its
-/// slowest case), or that a case hung (its last answer).
+/// slowest case, and the number of case lines that follow it), or that a case hung (its
+/// last answer).
 struct WorkerReply: Codable {
   var ready: Bool?
+  /// The record without its cases: they follow as lines of their own.
   var step: StepRecord?
   var slowestCaseCPU: Double?
+  var caseLines: Int?
   var hung: HangNote?
 }

@@ -28,7 +28,11 @@ final class WorkerProcess {
   private let slot: URL
   private var released = false
   private var killedHere = false
+  /// What was read of stdout and not taken yet, from `start`; a newline was looked for up to
+  /// `scanned` (a reply of thousands of case lines is many reads: each looks only at what is new).
   private var buffer: [UInt8] = []
+  private var start = 0
+  private var scanned = 0
   private let encoder = RecordCoding.lineEncoder()
   private let decoder = RecordCoding.decoder()
 
@@ -151,39 +155,83 @@ final class WorkerProcess {
     try? FileManager.default.removeItem(at: slot)
   }
 
-  /// Reads the worker's next reply (one line of JSON). A line that is not a reply is the
-  /// worker's fault, like a death: its stdout belongs to the protocol.
+  /// Reads the worker's next reply: a line of JSON, then as many case lines as it says
+  /// (`WorkerReply.caseLines`), which become the step's `CaseLine`s. Text that is not a
+  /// reply is the worker's fault, like a death: its stdout belongs to the protocol.
   private func read(timeout: Double) -> Answer {
     let deadline = Date().addingTimeInterval(timeout)
-    let descriptor = output.fileDescriptor
-    while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = Data(buffer[..<newline])
-        buffer.removeSubrange(...newline)
-        do {
-          return .answered(try decoder.decode(WorkerReply.self, from: line))
-        } catch {
-          killedHere = true
-          Self.killChildGroups(of: process.processIdentifier)
-          Glibc.kill(process.processIdentifier, SIGKILL)
-          return .died(died(.garbled(JSONValueReader.describe(error))))
+    // Nothing of the last reply is held any more: what is left starts the next one.
+    buffer.removeSubrange(..<start)
+    (scanned, start) = (scanned - start, 0)
+    var reply: WorkerReply
+    switch nextLine(by: deadline) {
+    case .line(let range):
+      do {
+        reply = try decoder.decode(WorkerReply.self, from: Data(buffer[range]))
+      } catch {
+        return .died(killed(.garbled(JSONValueReader.describe(error))))
+      }
+    case .closed: return .died(died(nil))
+    case .timedOut: return .died(killed(.unanswered(seconds: timeout)))
+    }
+    guard let count = reply.caseLines, count > 0, var step = reply.step else { return .answered(reply) }
+    var lines: [Range<Int>] = []
+    lines.reserveCapacity(count)
+    while lines.count < count {
+      switch nextLine(by: deadline) {
+      case .line(let range): lines.append(range)
+      case .closed: return .died(died(nil))
+      case .timedOut: return .died(killed(.unanswered(seconds: timeout)))
+      }
+    }
+    do throws(InputError) {
+      let source = "worker \(pid)'s reply for step \(step.index)"
+      step.caseLines = try buffer.withUnsafeBufferPointer { bytes throws(InputError) in
+        try lines.enumerated().map { number, range throws(InputError) in
+          try CaseLine(UnsafeBufferPointer(rebasing: bytes[range]), path: source, lineNumber: number + 2)
         }
       }
-      let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else {
-        killedHere = true
-        Self.killChildGroups(of: process.processIdentifier)
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        return .died(died(.unanswered(seconds: timeout)))
+    } catch {
+      return .died(killed(.garbled(error.message)))
+    }
+    reply.step = step
+    return .answered(reply)
+  }
+
+  private enum LineRead {
+    case line(Range<Int>)
+    case closed
+    case timedOut
+  }
+
+  /// The next line of stdout (its range in `buffer`, without the newline), reading until
+  /// `deadline`. Ranges stay valid until the next reply is read: the buffer only grows.
+  private func nextLine(by deadline: Date) -> LineRead {
+    let descriptor = output.fileDescriptor
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+        defer { (start, scanned) = (newline + 1, newline + 1) }
+        return .line(start..<newline)
       }
+      scanned = buffer.count
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { return .timedOut }
       var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = Glibc.poll(&poll, 1, Int32(min(remaining, 1) * 1000))
       if ready <= 0 { continue }
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
       let count = Glibc.read(descriptor, &chunk, chunk.count)
-      if count <= 0 { return .died(died(nil)) }
+      if count <= 0 { return .closed }
       buffer.append(contentsOf: chunk[..<count])
     }
+  }
+
+  /// Kills a worker that answered with something else or not in time, and says so.
+  private func killed(_ kind: CaseFault.Kind) -> Death {
+    killedHere = true
+    Self.killChildGroups(of: process.processIdentifier)
+    Glibc.kill(process.processIdentifier, SIGKILL)
+    return died(kind)
   }
 
   /// Waits for the process and says how it ended; `known` when this side already knows why.

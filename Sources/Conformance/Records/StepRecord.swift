@@ -3,8 +3,8 @@ import Foundation
 /// One step of a run (one JUnit testcase, one unit of work): its counts, what its passing
 /// cases contributed to the run's totals, and its cases that did not pass.
 ///
-/// Every runner ends a step with one: the in-process threads, a worker process (one JSON line
-/// per step on its stdout) and `merge` (read back from a shard's `steps.jsonl.gz` and
+/// Every runner ends a step with one: the in-process threads, a worker process (a JSON line
+/// per step on its stdout, then one per case) and `merge` (read back from a shard's `steps.jsonl.gz` and
 /// `cases.jsonl.gz`). The tally aggregates steps only, so all three are counted alike.
 public struct StepRecord: Sendable, Codable, Equatable {
   /// The step's place in the whole plan, the same in every shard.
@@ -34,6 +34,10 @@ public struct StepRecord: Sendable, Codable, Equatable {
   /// The cases that did not pass, in plan order (every case with `--record all`). Not
   /// written to `steps.jsonl.gz`: the cases have their own file.
   public var cases: [CaseRecord] = []
+  /// The same cases as lines, when a worker process evaluated the step: its parent reads
+  /// what the tally counts of each from a few members and copies the line into the cases
+  /// file (`CaseLine`). A step holds its cases one way or the other, never both.
+  var caseLines: [CaseLine] = []
 
   public init(index: Int, check: String, name: String, plan: String, counts: StatusCounts,
               seconds: Double) {
@@ -93,12 +97,13 @@ public struct StepRecord: Sendable, Codable, Equatable {
     baselineClasses.merge(other.baselineClasses, uniquingKeysWith: +)
     waiverMatches.merge(other.waiverMatches, uniquingKeysWith: +)
     cases += other.cases
+    caseLines += other.caseLines
   }
 
   /// The record as `steps.jsonl.gz` keeps it: without its cases.
   var withoutCases: StepRecord {
     var copy = self
-    copy.cases = []
+    (copy.cases, copy.caseLines) = ([], [])
     return copy
   }
 

@@ -122,7 +122,7 @@ final class ShardReport {
   private let cases: ShardCaseFeed
   private let casesPath: String
   /// The batch of case lines being taken, and where the next one is.
-  private var readAhead: [ShardCaseLine] = []
+  private var readAhead: [CaseLine] = []
   private var next = 0
 
   init(_ directory: URL) throws {
@@ -148,11 +148,11 @@ final class ShardReport {
   }
 
   /// Step `index`, its line, and its cases, read in order from the shard's cases.
-  func step(_ index: Int) throws(InputError) -> (StepRecord, Data?, [ShardCaseLine]) {
+  func step(_ index: Int) throws(InputError) -> (StepRecord, Data?, [CaseLine]) {
     guard let (step, line) = stepsByIndex[index] else {
       throw InputError("merge: \(path): no step \(index)")
     }
-    var taken: [ShardCaseLine] = []
+    var taken: [CaseLine] = []
     while true {
       try fill()
       guard next < readAhead.count, readAhead[next].summary.step == index else { break }
