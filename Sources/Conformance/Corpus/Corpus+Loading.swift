@@ -22,7 +22,10 @@ extension Corpus {
   ///
   /// - Throws: `InputError` for any value libicu does not know, naming it (and its
   ///   `file:line` when it came from a file); `HarnessError` when ICU itself fails.
-  public static func load(_ request: CorpusRequest) throws -> Corpus {
+  ///
+  /// - Parameter eagerTables: read every month table now (the plan chooses months from
+  ///   them); a worker process, which plans nothing, reads each when a case first asks.
+  public static func load(_ request: CorpusRequest, eagerTables: Bool = true) throws -> Corpus {
     let catalog = try harness { try LocaleCatalog() }
     guard Self.supportedYears(request.years) else {
       throw InputError(
@@ -40,22 +43,22 @@ extension Corpus {
       invariantOnlyCalendars: calendars.invariantOnly, firstWeekdays: request.firstWeekdays,
       zones: [], years: request.years,
       transitionSample: request.transitionSample ?? (request.zones == .core ? .shapes : .all),
-      exhaustive: request.exhaustive, monthTables: [:], localeCatalog: catalog)
+      exhaustive: request.exhaustive, monthTables: MonthTables(), localeCatalog: catalog)
     corpus.zones = try harness {
       try corpus.readZones(
         zoneEntries,
         representatives: (request.monthSweep ?? (request.zones == .all ? .perOffset : .transitionFree))
           == .perOffset)
     }
-    corpus.monthTables = try harness { try corpus.readMonthTables() }
+    corpus.monthTables = try harness { try corpus.readMonthTables(eagerly: eagerTables) }
     corpus.oracleMode = request.oracleMode
     if request.oracleMode == .tables {
-      corpus.zoneTables = try harness { try corpus.readZoneTables() }
+      corpus.zoneTables = ZoneTables(zones: corpus.zones.map(\.id), days: corpus.zoneTableDays)
     }
     if let foundation = ICUBackend.foundation {
       corpus.triage = try harness {
         TriageData(localeCatalog: try LocaleCatalog(backend: foundation),
-                   monthTables: try corpus.readMonthTables(backend: foundation))
+                   monthTables: try corpus.readMonthTables(backend: foundation, eagerly: eagerTables))
       }
     } else {
       corpus.triageProblem = ICUBackend.foundationProblem ?? "Foundation's ICU is not reachable"
@@ -294,38 +297,19 @@ extension Corpus {
     return transitions.indices.filter(kept.contains).map { transitions[$0] }
   }
 
-  /// Reads every zone's table over the padded window (in parallel: zones are independent).
-  func readZoneTables() throws -> [String: ZoneTable] {
-    let days = window.lowerBound.adding(days: -70)...window.upperBound.adding(days: 70)
-    let results = ParallelMap.run(zones.map(\.id)) { zone -> Result<ZoneTable, ICUError> in
-      Result { () throws(ICUError) -> ZoneTable in try ZoneTable(zone: zone, days: days) }
-    }
-    var tables: [String: ZoneTable] = [:]
-    for result in results {
-      let table = try result.get()
-      tables[table.zone] = table
-    }
-    return tables
+  /// The days a zone table spans: the window and 70 days beyond each end (a month's
+  /// neighbours and the pairs a check forms around a transition).
+  var zoneTableDays: ClosedRange<LocalDay> {
+    window.lowerBound.adding(days: -70)...window.upperBound.adding(days: 70)
   }
 
-  /// Reads every calendar's months over the window and two months beyond each end (so a
-  /// month's neighbours are known for paging), in parallel: calendars are independent.
-  func readMonthTables(backend: ICUBackend = .system) throws -> [String: MonthTable] {
+  /// Every calendar's months over the window and two months beyond each end (so a month's
+  /// neighbours are known for paging), read now in parallel or each when first asked.
+  func readMonthTables(backend: ICUBackend = .system, eagerly: Bool = true) throws -> MonthTables {
     let padded = window.lowerBound.adding(days: -62)...window.upperBound.adding(days: 62)
     // Gregorian months also name the months of checks whose subject has no calendar.
     let calendars = oracleCalendars.contains("gregorian") ? oracleCalendars : oracleCalendars + ["gregorian"]
-    let results = ParallelMap.run(calendars) { calendar -> Result<MonthTable, ICUError> in
-      Result { () throws(ICUError) -> MonthTable in
-        MonthTable(calendar: calendar,
-                   months: try ICU.months(of: calendar, overlapping: padded, backend: backend))
-      }
-    }
-    var tables: [String: MonthTable] = [:]
-    for result in results {
-      let table = try result.get()
-      tables[table.calendar] = table
-    }
-    return tables
+    return try MonthTables(calendars: calendars, days: padded, backend: backend, eagerly: eagerly)
   }
 }
 

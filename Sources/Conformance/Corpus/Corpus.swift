@@ -101,7 +101,7 @@ public struct Corpus: Sendable {
   /// Sweep every month in every zone (slow; for verifying the month-selection reasoning).
   public var exhaustive = false
   /// Month tables by calendar identifier, from libicu (none for invariant-only calendars).
-  public var monthTables: [String: MonthTable]
+  public var monthTables: MonthTables
 
   /// The calendars the oracle can compute for.
   public var oracleCalendars: [String] { calendars.filter { !invariantOnlyCalendars.contains($0) } }
@@ -115,8 +115,9 @@ public struct Corpus: Sendable {
   /// How the oracle answers questions about zones and values: from tables read once, or by
   /// asking libicu afresh for every case.
   public var oracleMode: OracleMode = .tables
-  /// Zone tables by zone id (tables mode), read from libicu when the corpus loads.
-  public var zoneTables: [String: ZoneTable] = [:]
+  /// Zone tables (tables mode), each read from libicu when a session first asks for its
+  /// zone; `nil` in direct mode.
+  public var zoneTables: ZoneTables?
 
   /// What triage needs from Foundation's own ICU, or `nil` when it is not reachable.
   public var triage: TriageData?
@@ -126,7 +127,7 @@ public struct Corpus: Sendable {
   /// Foundation's ICU's locales and month tables, to re-compute expectations for triage.
   public struct TriageData: Sendable {
     public var localeCatalog: LocaleCatalog
-    public var monthTables: [String: MonthTable]
+    public var monthTables: MonthTables
   }
 
   /// The window as local days: January 1 of the first year to December 31 of the last.

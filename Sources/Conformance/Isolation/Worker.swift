@@ -19,7 +19,7 @@ public enum Worker {
     let checks = try ConformanceRun.selectChecks(options.checks)
     let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
     let baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
-    let corpus = try Corpus.load(options.request)
+    let corpus = try Corpus.load(options.request, eagerTables: false)
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,

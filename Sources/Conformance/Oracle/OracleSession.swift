@@ -7,8 +7,8 @@ import ICUOracle
 final class OracleSession {
   let catalog: LocaleCatalog
   var backend: ICUBackend { catalog.backend }
-  /// Shared zone tables (tables mode), or empty: then each zone is asked through libicu.
-  private let tables: [String: ZoneTable]
+  /// Shared zone tables (tables mode), or `nil`: then each zone is asked through libicu.
+  private let tables: ZoneTables?
   /// Whether to memoize answers (symbols, first days, formats, the last month's geometry);
   /// off in direct mode, which asks libicu afresh for every case.
   private let memoize: Bool
@@ -22,7 +22,7 @@ final class OracleSession {
   /// The last locale's pattern generator: a date-text group asks it four skeletons in a row.
   private var lastGenerator: ICUPatternGenerator?
 
-  init(catalog: LocaleCatalog, tables: [String: ZoneTable] = [:], memoize: Bool = true) {
+  init(catalog: LocaleCatalog, tables: ZoneTables? = nil, memoize: Bool = true) {
     self.catalog = catalog
     self.tables = tables
     self.memoize = memoize
@@ -37,7 +37,7 @@ final class OracleSession {
   /// timeline this session keeps open.
   func timeline(_ zone: String) throws(ICUError) -> any ZoneClock {
     if let timeline = timelines[zone] { return timeline }
-    if let table = tables[zone] {
+    if let table = try tables?.table(zone) {
       let clock = TableOrTimeline(table)
       timelines[zone] = clock
       return clock

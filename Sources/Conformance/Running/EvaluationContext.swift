@@ -14,7 +14,7 @@ public final class EvaluationContext {
   let calendars = SubjectCalendars()
   private let locales: [String: Corpus.Locale]
   /// The month tables the expectations use: libicu's, or Foundation's ICU's for triage.
-  private let monthTables: [String: MonthTable]
+  private let monthTables: MonthTables
   /// Whether this context's oracle is Foundation's ICU.
   public let isTriage: Bool
   /// The subject's answers kept for triage, when this context's subject keeps them.
