@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import ICUOracle
 import Synchronization
 import Testing
 
@@ -148,5 +149,31 @@ struct OracleModeTests {
     #expect(left == right, "first difference: \(zip(left, right).first { $0 != $1 }.map { "\($0)" } ?? "in length")")
     #expect(a.totals.errored == 0)
     #expect(a.totals.failed > 0)  // the sample does reach the known differences
+  }
+
+  @Test("a worker's corpus reads a calendar's months and a zone's table when first asked, the same as read at load")
+  func lazyTables() throws {
+    var request = CorpusRequest(corporaDirectory: corpora)
+    request.locales = .list(["en_US"])
+    request.calendars = .list(["gregorian", "chinese", "islamic"])
+    request.zones = .list(["America/Sao_Paulo", "Pacific/Apia", "UTC"])
+    request.years = 2011...2018
+    let eager = try Corpus.load(request)
+    let lazy = try Corpus.load(request, eagerTables: false)
+    #expect(lazy.zoneTables?.readCount == 0 && eager.zoneTables?.readCount == 0, "no zone table read at load")
+    for calendar in ["gregorian", "chinese", "islamic"] {
+      let (read, loaded) = (try #require(lazy.monthTables[calendar]), try #require(eager.monthTables[calendar]))
+      #expect(read.months == loaded.months, "\(calendar)")
+      // 2011…2018 and two months either side: 98 Gregorian months; Chinese years hold 12 or 13.
+      #expect(read.months.count >= 98, "\(calendar): \(read.months.count) months")
+    }
+    #expect(lazy.monthTables["hebrew"] == nil, "a calendar the run does not hold has no table")
+    let apia = try #require(try lazy.zoneTables?.table("Pacific/Apia"))
+    #expect(lazy.zoneTables?.readCount == 1)
+    // Apia skipped 2011-12-30: the day after the 29th starts on the 31st.
+    let skipped = LocalDay(year: 2011, month: 12, day: 30)
+    #expect(try apia.localDay(at: try #require(try apia.start(of: LocalDay(year: 2011, month: 12, day: 29))) + 86_400_000)
+            == LocalDay(year: 2011, month: 12, day: 31), "\(skipped) is missing")
+    #expect(try lazy.zoneTables?.table("Europe/Paris") == nil, "a zone the run does not hold has no table")
   }
 }
