@@ -374,6 +374,7 @@ struct IsolationTests {
                      "--time-zones", "UTC,Asia/Tehran,America/Sao_Paulo", "--years", "2017...2018",
                      "--jobs", "2"] + record
     var lines: [[String]] = []
+    var matrices: [NSDictionary] = []
     for isolation in [[], ["--no-isolation"]] {
       let out = scratch.appendingPathComponent("run\(isolation.count)")
       let result = try Executable.run(selection + isolation + ["--out", out.path])
@@ -388,7 +389,12 @@ struct IsolationTests {
       let text = pipe.fileHandleForReading.readDataToEndOfFile()
       zcat.waitUntilExit()
       lines.append(String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init))
+      // The matrices count cases by each zone's class, which a worker takes from its parent.
+      let results = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("results.json")))
+      matrices.append(try #require((results as? NSDictionary)?["matrices"] as? NSDictionary))
     }
+    #expect(matrices[0] == matrices[1], "workers and threads count the same zone classes")
+    #expect(String(describing: matrices[0]).contains("skipped-midnight"), "Sao_Paulo's class is in them")
     let (workers, inProcess) = (lines[0], lines[1])
     let abridged = inProcess.filter { $0.contains(#""actualDigest":"#) }.count
     #expect(record.isEmpty ? abridged > 0 : inProcess.count > 1000, "the selection exercises what it should")

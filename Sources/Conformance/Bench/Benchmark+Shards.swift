@@ -13,6 +13,34 @@ extension Benchmark {
     public var cpu: Double
     public var peakMB: Double
     public var status: Int32
+    /// A run's steps' evaluation CPU (their records' `cpuSeconds`) and its cases that did
+    /// not pass: what the process spent beyond evaluating is the rest of `cpu`.
+    public var evaluationCPU: Double?
+    public var nonPassing: Int?
+  }
+
+  /// What shards spend beyond evaluating their cases, fitted over every shard measured:
+  /// CPU-s a shard (planning, the corpus, restarted workers, reports) and µs per case that
+  /// did not pass (its line written, read, reviewed and copied): the cost model's
+  /// `perNonPassing`.
+  public struct Overhead: Sendable {
+    public var perShard: Double
+    public var perNonPassing: Double
+    public var shards: Int
+
+    /// Least squares of (process CPU − evaluation CPU) on the cases that did not pass.
+    init?(_ runs: [Measured]) {
+      let points = runs.compactMap { run in
+        run.evaluationCPU.flatMap { cpu in run.nonPassing.map { (Double($0), run.cpu - cpu) } }
+      }
+      guard points.count >= 3 else { return nil }
+      let n = Double(points.count)
+      let (meanX, meanY) = (points.map(\.0).reduce(0, +) / n, points.map(\.1).reduce(0, +) / n)
+      let sxx = points.map { ($0.0 - meanX) * ($0.0 - meanX) }.reduce(0, +)
+      guard sxx > 0 else { return nil }
+      let slope = points.map { ($0.0 - meanX) * ($0.1 - meanY) }.reduce(0, +) / sxx
+      (perShard, perNonPassing, shards) = (meanY - slope * meanX, slope * 1e6, points.count)
+    }
   }
 
   /// One split of the full sweep into `count` shards.
@@ -35,6 +63,7 @@ extension Benchmark {
     public var machine: String
     public var single: Measured
     public var splits: [Split]
+    public var overhead: Overhead? { Overhead(splits.flatMap(\.shards)) }
 
     /// The issue's targets, each with what was measured and whether it holds.
     public var rows: [(target: String, measured: String, met: Bool)] {
@@ -71,14 +100,29 @@ extension Benchmark {
                             split.count, split.slowest, split.meanWall, split.imbalance, split.merge.wall,
                             split.count, split.night, split.cpu, split.cpu / max(single.cpu, 1e-9)))
       }
+      if let overhead {
+        lines.append(String(format: "  beyond evaluating cases: %.1f CPU-s a shard + %.0f µs a case that did not pass "
+                              + "(least squares over %d shards; the cost model's perNonPassing is %.0f µs)",
+                            overhead.perShard, overhead.perNonPassing, overhead.shards, StepCosts.defaultPerNonPassing))
+      }
       lines += rows.map { "  \($0.met ? "✔" : "✘") \($0.target): \($0.measured)" }
       return lines
     }
 
     public var json: JSONValue {
       func run(_ run: Measured) -> JSONValue {
-        .object([("name", .string(run.name)), ("wall", .double(run.wall)), ("cpu", .double(run.cpu)),
-                 ("peakMB", .double(run.peakMB)), ("status", .int(Int(run.status)))])
+        var members: [(String, JSONValue)] = [
+          ("name", .string(run.name)), ("wall", .double(run.wall)), ("cpu", .double(run.cpu)),
+          ("peakMB", .double(run.peakMB)), ("status", .int(Int(run.status)))]
+        if let cpu = run.evaluationCPU { members.append(("evaluationCPU", .double(cpu))) }
+        if let count = run.nonPassing { members.append(("nonPassing", .int(count))) }
+        return .object(members)
+      }
+      var overheadMembers: [(String, JSONValue)] = []
+      if let overhead {
+        overheadMembers = [("overhead", .object([
+          ("perShardCPU", .double(overhead.perShard)), ("perNonPassingMicroseconds", .double(overhead.perNonPassing)),
+          ("shards", .int(overhead.shards))]))]
       }
       return .object([
         ("date", .string(date)), ("machine", .string(machine)), ("single", run(single)),
@@ -89,7 +133,7 @@ extension Benchmark {
         })),
         ("targets", .array(rows.map { .object([("target", .string($0.target)), ("measured", .string($0.measured)),
                                               ("met", .bool($0.met))]) })),
-      ])
+      ] + overheadMembers)
     }
   }
 
@@ -118,7 +162,8 @@ extension Benchmark {
       for index in 1...count {
         let out = scratch.appendingPathComponent("split-\(count)-shard-\(index)").path
         directories.append(out)
-        let run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
+        var run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
+        (run.evaluationCPU, run.nonPassing) = try evaluation(URL(fileURLWithPath: out))
         log(String(format: "shard %d/%d: %.1f s, %.0f s CPU", index, count, run.wall, run.cpu))
         shards.append(run)
       }
@@ -130,6 +175,16 @@ extension Benchmark {
     }
     return ShardReport(date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
                        single: single, splits: splits)
+  }
+
+  /// A finished run's evaluation CPU (its steps' `cpuSeconds`) and its cases that did not pass.
+  static func evaluation(_ directory: URL) throws -> (cpu: Double, nonPassing: Int) {
+    let results = try ResultsDirectory(directory, role: "bench", as: RunRecord.self)
+    var cpu = 0.0
+    let reader = try results.steps()
+    while let step = try reader.next(StepRecord.self) { cpu += step.cpuSeconds }
+    let summary = results.record.summary
+    return (cpu, summary.total - summary.passed - summary.skipped)
   }
 
   /// This executable with `arguments` under GNU time: wall, user + system CPU (its waited-for

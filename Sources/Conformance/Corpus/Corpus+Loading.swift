@@ -23,9 +23,13 @@ extension Corpus {
   /// - Throws: `InputError` for any value libicu does not know, naming it (and its
   ///   `file:line` when it came from a file); `HarnessError` when ICU itself fails.
   ///
-  /// - Parameter eagerTables: read every month table now (the plan chooses months from
-  ///   them); a worker process, which plans nothing, reads each when a case first asks.
-  public static func load(_ request: CorpusRequest, eagerTables: Bool = true) throws -> Corpus {
+  /// - Parameters:
+  ///   - eagerTables: read every month table now (the plan chooses months from them); a
+  ///     worker process, which plans nothing, reads each when a case first asks.
+  ///   - zones: the zones as a worker's parent read them (`WorkerSetup`), instead of reading
+  ///     every zone's transitions from both ICUs, which a worker's checks never look at.
+  public static func load(_ request: CorpusRequest, eagerTables: Bool = true,
+                          zones: [WorkerSetup.Zone]? = nil) throws -> Corpus {
     let catalog = try harness { try LocaleCatalog() }
     guard Self.supportedYears(request.years) else {
       throw InputError(
@@ -44,11 +48,19 @@ extension Corpus {
       zones: [], years: request.years,
       transitionSample: request.transitionSample ?? (request.zones == .core ? .shapes : .all),
       exhaustive: request.exhaustive, monthTables: MonthTables(), localeCatalog: catalog)
-    corpus.zones = try harness {
-      try corpus.readZones(
-        zoneEntries,
-        representatives: (request.monthSweep ?? (request.zones == .all ? .perOffset : .transitionFree))
-          == .perOffset)
+    if let zones {
+      corpus.zones = zones.map { given in
+        var zone = Zone(id: given.id, reason: "read by the worker's parent", transitions: [], transitionsInWindow: 0)
+        (zone.sweepsEveryMonth, zone.knownClass) = (given.sweepsEveryMonth, given.zoneClass)
+        return zone
+      }
+    } else {
+      corpus.zones = try harness {
+        try corpus.readZones(
+          zoneEntries,
+          representatives: (request.monthSweep ?? (request.zones == .all ? .perOffset : .transitionFree))
+            == .perOffset)
+      }
     }
     corpus.monthTables = try harness { try corpus.readMonthTables(eagerly: eagerTables) }
     corpus.oracleMode = request.oracleMode

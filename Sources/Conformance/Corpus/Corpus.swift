@@ -35,9 +35,12 @@ public struct Corpus: Sendable {
     /// Both sides' offsets over the window: what makes this zone's months equivalent to
     /// another zone's (`nil` for zones built by hand, which are then never folded).
     public var history: OffsetHistory?
+    /// The class a worker's parent read for it (a worker reads no transitions).
+    var knownClass: String?
 
     /// The zone's class in report matrices: its most telling kind of transition in the window.
     public var zoneClass: String {
+      if let knownClass { return knownClass }
       let kinds = Set((transitions + subjectOnlyTransitions).flatMap(\.kinds))
       for kind in [ZoneTransition.Kind.skippedDay, .repeatedDay, .skippedMidnight,
                    .repeatedMidnight, .nonHourChange, .negativeDST]

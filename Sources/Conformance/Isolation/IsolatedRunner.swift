@@ -37,6 +37,8 @@ public final class IsolatedRunner: Sendable {
   let arguments: [String]
   let workers: Int
   let zoneClasses: [String: String]
+  /// The line each worker reads first (`WorkerSetup`).
+  let setupLine: Data
   /// Applied here to the cases a worker could not finish (errored), as a worker applies it.
   let review: Review
 
@@ -74,13 +76,15 @@ public final class IsolatedRunner: Sendable {
 
   /// - Parameters:
   ///   - executable: the `conformance` binary; `arguments`: the run's own command line.
+  ///   - setup: what each worker is told of the corpus's zones before it starts.
   init(plan: Plan, executable: URL, arguments: [String], workers: Int, limits: WorkerLimits,
-       zoneClasses: [String: String], review: Review) {
+       setup: WorkerSetup, review: Review) {
     self.plan = plan
     self.executable = executable
     self.arguments = arguments
     self.workers = max(1, workers)
-    self.zoneClasses = zoneClasses
+    zoneClasses = Dictionary(setup.zones.map { ($0.id, $0.zoneClass) }, uniquingKeysWith: { first, _ in first })
+    setupLine = RecordCoding.line(setup, encoder: RecordCoding.lineEncoder())
     self.review = review
     schedule = Monitor(Schedule(limits: limits))
     positionOf = Dictionary(plan.steps.enumerated().map { ($1.index, $0) }, uniquingKeysWith: { a, _ in a })
@@ -331,7 +335,7 @@ public final class IsolatedRunner: Sendable {
       }
       if worker == nil {
         do {
-          let started = try WorkerProcess(executable: executable, arguments: arguments,
+          let started = try WorkerProcess(executable: executable, arguments: arguments, setup: setupLine,
                                            startup: schedule.update { $0.limits.startup })
           let cancelled = schedule.update { state in
             state.processes[slot] = started.pid

@@ -3,7 +3,7 @@ import ICUOracle
 import Synchronization
 
 /// The worker side of isolation: `conformance __worker <run options>` loads the same corpus
-/// as its parent and evaluates what the parent asks on stdin, one `WorkerRequest` per line
+/// as its parent (its zones as the parent's first line gives them) and evaluates what the parent asks on stdin, one `WorkerRequest` per line
 /// (all cases of a step, or a few of them: a retry after a worker died), each naming its
 /// step as the plan encodes it: a worker never plans (choosing the months of a full sweep
 /// costs 1.8 s of CPU, and a worker that replaces a crashed one would pay it again). It answers on
@@ -19,7 +19,15 @@ public enum Worker {
     let checks = try ConformanceRun.selectChecks(options.checks)
     let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
     let baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
-    let corpus = try Corpus.load(options.request, eagerTables: false)
+    // The parent's first line says what the worker needs of the corpus's zones.
+    guard let first = readLine() else { return }
+    let setup: WorkerSetup
+    do {
+      setup = try RecordCoding.decoder().decode(WorkerSetup.self, from: Data(first.utf8))
+    } catch {
+      throw HarnessError("worker: the setup line is malformed: \(error)")
+    }
+    let corpus = try Corpus.load(options.request, eagerTables: false, zones: setup.zones)
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
@@ -56,8 +64,12 @@ public enum Worker {
                                    triage: triage, review: review, zoneClasses: zoneClasses,
                                    recordAll: options.record == .all, positions: request.positions,
                                    observer: cases)
-      write(WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.slowestCPU, caseLines: record.cases.count),
-            cases: record.cases, encoder)
+      var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.slowestCPU,
+                              caseLines: record.cases.count)
+      if record.cases.contains(where: { $0.status == .waived }) {
+        reply.actualDigests = record.cases.map { $0.status == .waived ? $0.outcome.actual.digestText : nil }
+      }
+      write(reply, cases: record.cases, encoder)
     }
     context.executor?.close()
   }
@@ -75,6 +87,24 @@ public enum Worker {
       data.append(UInt8(ascii: "\n"))
     }
     output.withLock { _ in FileHandle.standardOutput.write(data) }
+  }
+}
+
+/// The first line a worker reads: the corpus's zones as its parent read them (their class
+/// for the report's matrices, whether the plan sweeps every month there). Reading every
+/// zone's transitions from both ICUs was half of a worker's start, paid again by each one
+/// that replaces a crashed worker.
+public struct WorkerSetup: Codable, Sendable {
+  public struct Zone: Codable, Sendable, Equatable {
+    var id: String
+    var zoneClass: String
+    var sweepsEveryMonth: Bool
+  }
+
+  var zones: [Zone]
+
+  init(corpus: Corpus) {
+    zones = corpus.zones.map { Zone(id: $0.id, zoneClass: $0.zoneClass, sweepsEveryMonth: $0.sweepsEveryMonth) }
   }
 }
 
@@ -98,5 +128,8 @@ struct WorkerReply: Codable {
   var step: StepRecord?
   var slowestCaseCPU: Double?
   var caseLines: Int?
+  /// For each case line, its actual value's digest when the case is waived (those beyond
+  /// their cluster's examples are kept abridged, which needs the digest and nothing else).
+  var actualDigests: [String?]?
   var hung: HangNote?
 }

@@ -38,7 +38,8 @@ final class WorkerProcess {
 
   var pid: Int32 { process.processIdentifier }
 
-  init(executable: URL, arguments: [String], startup: Double) throws {
+  /// Starts a worker and tells it `setup` (its first line: `WorkerSetup`).
+  init(executable: URL, arguments: [String], setup: Data, startup: Double) throws {
     let stdin = Pipe()
     let stdout = Pipe()
     let stderr = Pipe()
@@ -68,6 +69,8 @@ final class WorkerProcess {
       if !data.isEmpty { tail.append(data) }
     }
     try process.run()
+    // A worker that died at once leaves the pipe closed (EPIPE): its stderr says why, below.
+    try? input.write(contentsOf: setup + [UInt8(ascii: "\n")])
     guard case .answered(let reply) = read(timeout: startup), reply.ready == true else {
       quit()
       throw HarnessError("a worker did not start: \(CrashReport(stderrTail.text).tail)")
@@ -186,9 +189,11 @@ final class WorkerProcess {
     }
     do throws(InputError) {
       let source = "worker \(pid)'s reply for step \(step.index)"
+      let digests = reply.actualDigests
       step.caseLines = try buffer.withUnsafeBufferPointer { bytes throws(InputError) in
         try lines.enumerated().map { number, range throws(InputError) in
-          try CaseLine(UnsafeBufferPointer(rebasing: bytes[range]), path: source, lineNumber: number + 2)
+          try CaseLine(UnsafeBufferPointer(rebasing: bytes[range]), path: source, lineNumber: number + 2,
+                       actualDigest: digests.flatMap { number < $0.count ? $0[number] : nil })
         }
       }
     } catch {

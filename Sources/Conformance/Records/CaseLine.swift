@@ -22,16 +22,23 @@ struct CaseLine: TalliedCase, Sendable, Equatable {
   /// Where the line came from, for an error: a file (or a worker's reply) and a line in it.
   private let path: String
   private let lineNumber: Int
+  /// The actual value's digest, when the process that wrote the line said it (a worker does
+  /// for each waived case it writes whole): abridging the case then decodes no value.
+  private let toldDigest: String?
 
   static let members: [StaticString] = ["id", "step", "verdict", "pattern", "review", "actualDigest", "actual"]
   static let reviewMembers: [StaticString] = ["waiver", "triage", "baseline"]
 
   /// The case in `bytes` (line `lineNumber` of `path`): from its members when they are what
   /// a case's should be, else decoded whole, which names the fault.
-  init(_ bytes: UnsafeBufferPointer<UInt8>, path: String, lineNumber: Int) throws(InputError) {
+  ///
+  /// - Parameter actualDigest: the digest of the case's actual value, if its writer said it.
+  init(_ bytes: UnsafeBufferPointer<UInt8>, path: String, lineNumber: Int, actualDigest: String? = nil)
+    throws(InputError)
+  {
     text = Data(bytes)
     line = bytes.contains(0x0A) ? nil : text
-    (self.path, self.lineNumber) = (path, lineNumber)
+    (self.path, self.lineNumber, toldDigest) = (path, lineNumber, actualDigest)
     let members = JSONMembers(bytes, wanted: Self.members)
     if let members, let summary = Self.summary(members) {
       (self.summary, isWhole) = (summary, false)
@@ -48,7 +55,7 @@ struct CaseLine: TalliedCase, Sendable, Equatable {
   init(encoding record: CaseRecord) {
     text = RecordCoding.line(record, encoder: RecordCoding.lineEncoder())
     (summary, line, isWhole, actual) = (record, text, true, nil)
-    (path, lineNumber) = ("this process", 1)
+    (path, lineNumber, toldDigest) = ("this process", 1, nil)
   }
 
   static func == (one: CaseLine, other: CaseLine) -> Bool { one.text == other.text }
@@ -62,6 +69,10 @@ struct CaseLine: TalliedCase, Sendable, Equatable {
   func abridged() throws(InputError) -> CaseRecord {
     guard !isWhole, !summary.isAbridged else { return try whole().abridged() }
     var record = summary
+    if let toldDigest {
+      record.actualDigest = toldDigest
+      return record
+    }
     let value = try actual.map { range throws(InputError) in
       try Self.decode(Value.self, text[range], path: path, lineNumber: lineNumber)
     } ?? .null

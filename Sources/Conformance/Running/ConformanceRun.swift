@@ -195,7 +195,7 @@ public enum ConformanceRun {
     if let executable = options.workerExecutable {
       recorder.completeIsolation(try IsolatedRunner(
         plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
-        limits: try .fromEnvironment(), zoneClasses: info.zoneClasses, review: review
+        limits: try .fromEnvironment(), setup: WorkerSetup(corpus: corpus), review: review
       ).run(handler))
     } else {
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
