@@ -1,6 +1,7 @@
 @testable import Conformance
 import Foundation
 import ICUOracle
+import Synchronization
 import Testing
 
 /// What a baseline reads of each record (`JSONMembers`) must be what `JSONDecoder` reads, or
@@ -164,6 +165,63 @@ struct RecordReadingTests {
     #expect(try read.whole() == decoded)
     #expect(try read.abridged() == decoded.abridged())
     #expect(read.line == Data(line.utf8))
+  }
+
+  /// Every case (`--record all`) of a sweep with failures, waivers, triage and both sides'
+  /// values, and records made up to hold every character class a string can.
+  static let writtenRecords: [CaseRecord] = {
+    guard let corpus = try? smallCorpus(locales: ["en_US", "ar_SA", "fa_IR"],
+                                        calendars: ["gregorian", "islamic", "chinese"],
+                                        zones: ["UTC", "Asia/Tehran", "America/Sao_Paulo"], years: 2017...2018)
+    else { return [] }
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: 2, recordAll: true)
+    runner.review = Review(waivers: (try? WaiverFile.load(corpora.appendingPathComponent(Corpus.Files.waivers))) ?? [],
+                           baseline: nil, versions: try! RunVersions.current(), today: .today)
+    let cases = Mutex<[CaseRecord]>([])
+    runner.run { event in
+      if case .stepEnded(let step) = event.kind { cases.withLock { $0 += step.cases } }
+    }
+    var every = ""
+    for scalar in 0..<0x80 { every.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
+    every += "/é\u{202F}😀\u{2028}\u{FEFF}"
+    var made = CaseRecord(
+      id: CaseID(check: "date-text", locale: every, calendar: "gregorian", firstWeekday: .fixed(7), zone: "Etc/GMT+3",
+                 month: LocalDay(year: 2024, month: 2, day: 1), variant: "v'1"),
+      step: 12,
+      outcome: Outcome(verdict: .failed, expected: .list([.int(-3), .bool(true), .null, .list([]), .string(every)]),
+                       actual: .bool(false), pattern: every, detail: [every, ""],
+                       months: MonthReadings(oracle: every, subject: "era 1")),
+      review: CaseReview(waiver: every, triage: .dataDrift, triageExpected: .string("\u{7}"), baseline: .changed))
+    made.outcome.values = CaseValues(oracle: .list([.string(every)]), subject: .null)
+    var passed = made
+    (passed.outcome.verdict, passed.review) = (.passed, CaseReview(baseline: .fixed))
+    let records = cases.withLock { $0 }
+    return records + [made, passed, CaseRecord(id: CaseID(check: "leading-blanks"), step: 0, outcome: .errored(""))]
+      + records.map { $0.abridged() } + [made.abridged()]
+  }()
+
+  @Test("a case's line written directly is the line JSONEncoder writes for it, byte for byte")
+  func caseLineWriter() throws {
+    let records = Self.writtenRecords
+    let statuses = Set(records.map(\.status))
+    // The sweep reaches what the writer must handle: failures, waivers, triage, values.
+    #expect(records.count > 2000, "\(records.count)")
+    try #require(statuses.isSuperset(of: [.passed, .waived, .errored]), "\(statuses)")
+    #expect(records.contains { $0.review.triageExpected != nil } && records.contains { $0.outcome.values != nil })
+    #expect(records.contains { $0.outcome.months != nil } && records.contains(where: \.isAbridged))
+    let encoder = RecordCoding.lineEncoder()
+    var differing = 0
+    for record in records {
+      let (written, encoded) = (CaseLineWriter.line(record), RecordCoding.line(record, encoder: encoder))
+      if written != encoded {
+        differing += 1
+        if differing <= 3 {
+          Issue.record("\(record.id):\n\(String(decoding: written, as: UTF8.self))\n\(String(decoding: encoded, as: UTF8.self))")
+        }
+      }
+    }
+    #expect(differing == 0, "\(differing) of \(records.count) lines differ")
   }
 
   @Test("a case the parent makes (a worker's death) is the line a run writes for it, read back as it was",

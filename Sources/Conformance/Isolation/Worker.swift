@@ -83,7 +83,7 @@ public enum Worker {
     var data = RecordCoding.line(reply, encoder: encoder)
     data.append(UInt8(ascii: "\n"))
     for record in cases {
-      data.append(RecordCoding.line(record, encoder: encoder))
+      data.append(CaseLineWriter.line(record))
       data.append(UInt8(ascii: "\n"))
     }
     output.withLock { _ in FileHandle.standardOutput.write(data) }

@@ -53,7 +53,7 @@ struct CaseLine: TalliedCase, Sendable, Equatable {
   /// run it), as the line a results file holds: a step's cases then come as lines in plan
   /// order whichever process made them.
   init(encoding record: CaseRecord) {
-    text = RecordCoding.line(record, encoder: RecordCoding.lineEncoder())
+    text = CaseLineWriter.line(record)
     (summary, line, isWhole, actual) = (record, text, true, nil)
     (path, lineNumber, toldDigest) = ("this process", 1, nil)
   }

@@ -74,8 +74,10 @@ public final class JSONLinesWriter: Sendable {
   public var count: Int { state.withLock { $0.count } }
 
   public func append<T: Encodable>(_ record: T) {
+    // A case (most lines) is written directly, the same bytes the encoder writes.
+    let caseLine = (record as? CaseRecord).map(CaseLineWriter.line)
     state.withLock { state in
-      state.buffer.append(RecordCoding.line(record, encoder: state.encoder))
+      state.buffer.append(caseLine ?? RecordCoding.line(record, encoder: state.encoder))
       state.buffer.append(UInt8(ascii: "\n"))
       state.count += 1
       if state.buffer.count > 1 << 20 { flush(&state) }

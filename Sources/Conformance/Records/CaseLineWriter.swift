@@ -1,0 +1,158 @@
+import Foundation
+
+/// A case's line written directly, byte for byte what `RecordCoding.lineEncoder()` writes
+/// for it (sorted keys, slashes unescaped; a test holds the two to the same bytes over
+/// real and contrived records).
+///
+/// Every case that does not pass is written as a line once per run, by the worker that
+/// evaluated it, and a waived one again, abridged, by the parent: ~75,000 lines a shard.
+/// Through `JSONEncoder` that was ~30 µs a line (4 % of a worker's CPU, 12 % of a parent's);
+/// a case's shape is fixed (strings, integers, booleans, lists and nulls under keys known
+/// here), so its line is a few appends.
+struct CaseLineWriter {
+  private var bytes: [UInt8] = []
+
+  /// The line of `record` (no newline).
+  static func line(_ record: CaseRecord) -> Data {
+    var writer = CaseLineWriter()
+    writer.bytes.reserveCapacity(512)
+    writer.write(record)
+    return Data(writer.bytes)
+  }
+
+  /// The members in the order `CaseRecord.encode(to:)` gives them, sorted by key as the
+  /// encoder sorts them (by UTF-8 code units).
+  private mutating func write(_ record: CaseRecord) {
+    let outcome = record.outcome
+    var object = ObjectWriter()
+    if let digest = record.actualDigest {
+      object.member("actualDigest", &self) { $0.string(digest) }
+    } else {
+      object.member("actual", &self) { $0.value(outcome.actual) }
+    }
+    object.member("check", &self) { $0.string(record.id.check) }
+    let whole = record.actualDigest == nil
+    let failing = outcome.verdict != .passed
+    if whole && failing {
+      object.member("detail", &self) { writer in
+        writer.list(outcome.detail) { $0.string($1) }
+      }
+    }
+    if whole {
+      object.member("dimensions", &self) { writer in
+        var dimensions = ObjectWriter()
+        // Sorted by key: calendar, fw, locale, month, variant, zone.
+        let id = record.id
+        for (key, value) in [("calendar", id.calendar), ("fw", id.firstWeekday?.description),
+                             ("locale", id.locale), ("month", id.month?.description),
+                             ("variant", id.variant), ("zone", id.zone)] {
+          if let value { dimensions.member(key, &writer) { $0.string(value) } }
+        }
+        dimensions.end(&writer)
+      }
+      object.member("expected", &self) { $0.value(outcome.expected) }
+      if failing {
+        object.member("explain", &self) { $0.string(ExplainCommand.text(for: record.id)) }
+      }
+    }
+    object.member("id", &self) { $0.string(record.id.description) }
+    if whole, let months = outcome.months {
+      object.member("months", &self) { writer in
+        var readings = ObjectWriter()
+        readings.member("oracle", &writer) { $0.string(months.oracle) }
+        readings.member("subject", &writer) { $0.string(months.subject) }
+        readings.end(&writer)
+      }
+    }
+    if failing { object.member("pattern", &self) { $0.string(outcome.pattern) } }
+    let review = record.review
+    if review != CaseReview() {
+      object.member("review", &self) { writer in
+        var members = ObjectWriter()
+        if let baseline = review.baseline { members.member("baseline", &writer) { $0.string(baseline.rawValue) } }
+        if let expected = review.triageExpected {
+          members.member("expectedFoundationICU", &writer) { $0.value(expected) }
+        }
+        if let triage = review.triage { members.member("triage", &writer) { $0.string(triage.rawValue) } }
+        if let waiver = review.waiver { members.member("waiver", &writer) { $0.string(waiver) } }
+        members.end(&writer)
+      }
+    }
+    object.member("step", &self) { $0.int(record.step) }
+    if whole, let values = outcome.values {
+      object.member("values", &self) { writer in
+        var sides = ObjectWriter()
+        sides.member("oracle", &writer) { $0.value(values.oracle) }
+        sides.member("subject", &writer) { $0.value(values.subject) }
+        sides.end(&writer)
+      }
+    }
+    object.member("verdict", &self) { $0.string(outcome.verdict.rawValue) }
+    object.end(&self)
+  }
+
+  /// Opens an object at its first member and closes it (`{}` when it has none).
+  private struct ObjectWriter {
+    private var count = 0
+
+    mutating func member(_ key: String, _ writer: inout CaseLineWriter, _ value: (inout CaseLineWriter) -> Void) {
+      writer.bytes.append(count == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+      count += 1
+      CaseLineWriter.appendString(key, to: &writer.bytes)
+      writer.bytes.append(UInt8(ascii: ":"))
+      value(&writer)
+    }
+
+    func end(_ writer: inout CaseLineWriter) {
+      if count == 0 { writer.bytes.append(UInt8(ascii: "{")) }
+      writer.bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private mutating func list<T>(_ items: [T], _ item: (inout CaseLineWriter, T) -> Void) {
+    bytes.append(UInt8(ascii: "["))
+    for (index, element) in items.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      item(&self, element)
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+
+  private mutating func value(_ value: Value) {
+    switch value {
+    case .int(let number): int(number)
+    case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+    case .string(let text): string(text)
+    case .list(let values): list(values) { $0.value($1) }
+    case .null: bytes.append(contentsOf: "null".utf8)
+    }
+  }
+
+  private mutating func int(_ number: Int) { bytes.append(contentsOf: String(number).utf8) }
+
+  private mutating func string(_ text: String) { Self.appendString(text, to: &bytes) }
+
+  /// A JSON string as the encoder writes it: `"` and `\` escaped, the control characters as
+  /// `\b \t \n \f \r` or `\u00xx` (lowercase), everything else (`/`, DEL, any other
+  /// scalar) as its UTF-8.
+  static func appendString(_ text: String, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "\""))
+    let hex = Array("0123456789abcdef".utf8)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+      case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0..<0x20:
+        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                  hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+      default: bytes.append(byte)
+      }
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+}
