@@ -132,12 +132,13 @@ struct CaseLineWriter {
 
   private mutating func string(_ text: String) { Self.appendString(text, to: &bytes) }
 
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
   /// A JSON string as the encoder writes it: `"` and `\` escaped, the control characters as
   /// `\b \t \n \f \r` or `\u00xx` (lowercase), everything else (`/`, DEL, any other
   /// scalar) as its UTF-8.
   static func appendString(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
-    let hex = Array("0123456789abcdef".utf8)
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -149,7 +150,7 @@ struct CaseLineWriter {
       case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
       case 0..<0x20:
         bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                  hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                                  hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
       default: bytes.append(byte)
       }
     }
