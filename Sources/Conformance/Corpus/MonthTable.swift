@@ -50,9 +50,7 @@ public final class MonthTables: Sendable {
     (self.calendars, self.days, self.backend) = (calendars, days, backend)
     guard eagerly else { return }
     let results = ParallelMap.run(calendars) { calendar -> Result<MonthTable, ICUError> in
-      Result { () throws(ICUError) -> MonthTable in
-        MonthTable(calendar: calendar, months: try ICU.months(of: calendar, overlapping: days, backend: backend))
-      }
+      Result { () throws(ICUError) -> MonthTable in try Self.read(calendar, days: days, backend: backend) }
     }
     var tables: [String: MonthTable] = [:]
     for result in results {
@@ -70,11 +68,12 @@ public final class MonthTables: Sendable {
   /// The calendar's table, read now if nobody asked for it before; `nil` for a calendar the
   /// run does not hold.
   public subscript(calendar: String) -> MonthTable? {
-    guard calendars.contains(calendar) else { return nil }
+    // Asked for every case: the tables read so far first.
     if let table = read.withLock({ $0[calendar] }) { return table }
+    guard calendars.contains(calendar) else { return nil }
     let table: MonthTable
     do {
-      table = MonthTable(calendar: calendar, months: try ICU.months(of: calendar, overlapping: days, backend: backend))
+      table = try Self.read(calendar, days: days, backend: backend)
     } catch {
       // The parent read this calendar's months from the same ICU before it started the
       // worker: failing now is a fault of the harness, which costs the worker's case.
@@ -85,5 +84,11 @@ public final class MonthTables: Sendable {
       tables[calendar] = table
       return table
     }
+  }
+
+  private static func read(_ calendar: String, days: ClosedRange<LocalDay>, backend: ICUBackend)
+    throws(ICUError) -> MonthTable
+  {
+    MonthTable(calendar: calendar, months: try ICU.months(of: calendar, overlapping: days, backend: backend))
   }
 }
