@@ -74,14 +74,17 @@ public final class JSONLinesWriter: Sendable {
   public var count: Int { state.withLock { $0.count } }
 
   public func append<T: Encodable>(_ record: T) {
-    // A case (most lines) is written directly, the same bytes the encoder writes.
-    let caseLine = (record as? CaseRecord).map(CaseLineWriter.line)
     state.withLock { state in
-      state.buffer.append(caseLine ?? RecordCoding.line(record, encoder: state.encoder))
+      state.buffer.append(RecordCoding.line(record, encoder: state.encoder))
       state.buffer.append(UInt8(ascii: "\n"))
       state.count += 1
       if state.buffer.count > 1 << 20 { flush(&state) }
     }
+  }
+
+  /// Appends a case, written directly (`CaseLineWriter`: the bytes the encoder writes).
+  public func append(_ record: CaseRecord) {
+    append(line: CaseLineWriter.line(record))
   }
 
   /// Appends a record's line as another writer wrote it (a shard's, which a merge keeps as
