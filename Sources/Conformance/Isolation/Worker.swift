@@ -3,13 +3,14 @@ import ICUOracle
 import Synchronization
 
 /// The worker side of isolation: `conformance __worker <run options>` loads the same corpus
-/// as its parent (its zones as the parent's first line gives them) and evaluates what the parent asks on stdin, one `WorkerRequest` per line
-/// (all cases of a step, or a few of them: a retry after a worker died), each naming its
-/// step as the plan encodes it: a worker never plans (choosing the months of a full sweep
-/// costs 1.8 s of CPU, and a worker that replaces a crashed one would pay it again). It answers on
-/// stdout with one `WorkerReply` per line: `ready` once, then each step's `StepRecord`,
-/// followed by a line for each of its cases that did not pass (every case with `--record
-/// all`), the line the results' cases file keeps. It ends when stdin closes.
+/// as its parent (its zones as the parent's first line, `WorkerSetup`, gives them) and
+/// evaluates what the parent asks on stdin, one `WorkerRequest` per line (all cases of a
+/// step, or a few of them: a retry after a worker died), each naming its step as the plan
+/// encodes it: a worker never plans (choosing the months of a full sweep costs 1.8 s of CPU,
+/// and a worker that replaces a crashed one would pay it again). It answers on stdout with
+/// one `WorkerReply` per line: `ready` once, then each step's `StepRecord`, followed by a
+/// line for each of its cases that did not pass (every case with `--record all`), the line
+/// the results' cases file keeps. It ends when stdin closes.
 ///
 /// Each request carries the limit of its cases. A watchdog thread stops a case past it and
 /// answers `hung` first; the slot file (`CONFORMANCE_WORKER_SLOT`) names the case a death

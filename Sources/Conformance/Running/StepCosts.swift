@@ -59,9 +59,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
 
   /// The expected CPU microseconds of `step`.
   public func cost(of step: Plan.Step, check: String, zoneClass: String?) -> Double {
-    if let measured = steps?[check], !measured.isEmpty,
-      let rate = measured[Self.stepKey(step.group.description, check: check)]
-    {
+    if let measured = steps?[check], let rate = measured[Self.stepKey(step.group.description, check: check)] {
       return Double(step.caseCount) * rate
     }
     return Double(step.caseCount) * perCase(check: check, calendar: step.group.calendar, zoneClass: zoneClass)
@@ -130,7 +128,8 @@ public struct StepCosts: Sendable, Equatable, Codable {
     var byCheckClass: [String: [String: Sum]] = [:]
     var measuredSteps: [String: [String: Double]] = [:]
     for step in steps where step.counts.total > 0 {
-      let group = PlanStepSet.group(ofEncoded: step.plan).flatMap { try? CaseID(parsing: $0) }
+      let groupText = PlanStepSet.group(ofEncoded: step.plan)
+      let group = groupText.flatMap { try? CaseID(parsing: $0) }
       let counts = step.counts
       let sum = Sum(cpu: step.cpuSeconds * 1e6, cases: counts.total,
                     nonPassing: counts.total - counts.passed - counts.skipped)
@@ -141,7 +140,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
       }
       add(&byCheck[step.check, default: Sum()])
       let cost = sum.cpu + Double(sum.nonPassing) * defaultPerNonPassing
-      if cost >= stepThreshold, let text = PlanStepSet.group(ofEncoded: step.plan) {
+      if cost >= stepThreshold, let text = groupText {
         measuredSteps[step.check, default: [:]][stepKey(text, check: step.check)] = rounded(cost / Double(sum.cases))
       }
       let zoneClass = group?.zone.flatMap { zoneClasses[$0] }
