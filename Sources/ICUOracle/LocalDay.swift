@@ -38,6 +38,26 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
     guard gregorian == (year, month, day) else { return nil }
   }
 
+  /// Parses `yyyy-MM-dd` from UTF-8 bytes of exactly that shape, or returns `nil` (a merge
+  /// reads a month from every failing case's id).
+  public init?(isoBytes bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for index in range {
+        let digit = bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        value = value * 10 + Int(digit)
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    self.init(year: year, month: month, day: day)
+    guard gregorian == (year, month, day) else { return nil }
+  }
+
   /// The proleptic Gregorian (year, month, day) of this date.
   public var gregorian: (year: Int, month: Int, day: Int) {
     let l0 = Int(julianDay) + 68569

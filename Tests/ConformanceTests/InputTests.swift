@@ -19,6 +19,37 @@ struct InputTests {
     #expect(throws: InputError.self) { try CaseID(parsing: "range-roles|zone=UTC|calendar=x") }
   }
 
+  @Test("case ids read every dimension, and name what is not understood", arguments: [
+    ("leading-blanks|calendar=chinese|fw=1|zone=America/Regina|month=1999-01-18",
+     CaseID(check: "leading-blanks", calendar: "chinese", firstWeekday: .fixed(1), zone: "America/Regina",
+            month: LocalDay(year: 1999, month: 1, day: 18))),
+    ("weekday-symbols|locale=ja_JP@calendar=japanese|fw=own",
+     CaseID(check: "weekday-symbols", locale: "ja_JP@calendar=japanese", firstWeekday: .own)),
+    ("date-text|locale=ar_EG|variant=a=b|c", nil),
+    ("date-text|locale=ar_EG|variant=a=b", CaseID(check: "date-text", locale: "ar_EG", variant: "a=b")),
+    ("month-days|zone=Pacific/Apia|month=2012-02-29",
+     CaseID(check: "month-days", zone: "Pacific/Apia", month: LocalDay(year: 2012, month: 2, day: 29))),
+    ("month-days|zone=Pacific/Apia|month=2011-02-29", nil),
+    ("month-days|zone=UTC|month=2011-2-01", nil),
+    ("month-days|zone=UTC|month=2011-02-01x", nil),
+    ("month-days|fw=8", nil), ("month-days|fw=0", nil), ("month-days|fw=", nil), ("month-days|fw=12", nil),
+    ("month-days|zone=UTC|zone=UTC", nil), ("month-days|zone=UTC|calendar=x", nil),
+    ("month-days|Zone=UTC", nil), ("month-days|zone", nil), ("month-days||zone=UTC", nil),
+    ("|zone=UTC", nil), ("", nil), ("month-days|", nil),
+    ("disclosure", CaseID(check: "disclosure")),
+    ("date-text|locale=fa_IR|zone=Asia/Tehran|variant=héllo wörld",
+     CaseID(check: "date-text", locale: "fa_IR", zone: "Asia/Tehran", variant: "héllo wörld")),
+  ] as [(String, CaseID?)])
+  func caseIDText(text: String, id: CaseID?) throws {
+    if let id {
+      #expect(try CaseID(parsing: text) == id)
+    } else {
+      #expect { _ = try CaseID(parsing: text) } throws: { error in
+        (error as? InputError)?.message.contains("'\(text)'") == true
+      }
+    }
+  }
+
   @Test("corpus lines need a reason, and errors name file:line", arguments: [
     ("en_US | ok\nde_DE\n", "zones.txt:2"),
     ("# comment\n\nen_US | ok\nen_US | twice\n", "zones.txt:4"),
