@@ -224,6 +224,39 @@ struct RecordReadingTests {
     #expect(differing == 0, "\(differing) of \(records.count) lines differ")
   }
 
+  @Test("a merge abridges every case of a sweep as the run does: values read from their bytes, as JSONDecoder reads them")
+  func caseLineAbridged() throws {
+    var read = 0
+    for var record in Self.writtenRecords {
+      // The made-up records' ids hold "|" (no id reads back); their values are what matters.
+      if (try? CaseID(parsing: record.id.description)) != record.id { record.id = CaseID(check: "date-text", locale: "en_US") }
+      let line = CaseLineWriter.line(record)
+      let caseLine = try Array(line).withUnsafeBufferPointer { try CaseLine($0, path: "shard", lineNumber: 1) }
+      let decoded = try JSONDecoder().decode(CaseRecord.self, from: line)
+      #expect(try caseLine.abridged() == decoded.abridged(), "\(record.id)")
+      if record.status != .errored, !record.isAbridged { read += 1 }
+    }
+    #expect(read > 1000)
+  }
+
+  @Test("a case value is read from its bytes as JSONDecoder reads it, or left to JSONDecoder", arguments: [
+    ("null", Value.null), ("true", .bool(true)), ("false", .bool(false)), ("-17", .int(-17)), ("0", .int(0)),
+    (#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00 é""#, .string("a\"\\/\u{8}\u{C}\n\r\té😀 é")),
+    (#"[ 1 , "x" , [ ] , [ null , [ true ] ] ]"#, .list([.int(1), .string("x"), .list([]), .list([.null, .list([.bool(true)])])])),
+  ] as [(String, Value)])
+  func valueBytes(text: String, value: Value) throws {
+    let read = Array(text.utf8).withUnsafeBufferPointer { JSONMembers.value($0) }
+    #expect(read == value)
+    #expect(try JSONDecoder().decode(Value.self, from: Data(text.utf8)) == value)
+  }
+
+  @Test("what is not certainly a case value is left to JSONDecoder", arguments: [
+    "1.5", "1e3", "12345678901234567890", #"{"a":1}"#, "[1,{}]", #""\ud800""#, #""a"x"#, "[1,]", "nul", "truex", #""a","b""#,
+  ])
+  func valueBytesDeclined(text: String) {
+    #expect(Array(text.utf8).withUnsafeBufferPointer { JSONMembers.value($0) } == nil)
+  }
+
   @Test("a case the parent makes (a worker's death) is the line a run writes for it, read back as it was",
         arguments: caseLines)
   func caseLineEncoded(line: String) throws {

@@ -114,6 +114,37 @@ struct JSONMembers {
       .map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// The case value (`Value`) `bytes` hold, when they hold one: null, a boolean, an integer
+  /// without fraction or exponent, a string, or an array of these. `nil` otherwise, and the
+  /// caller decodes it with `JSONDecoder`, which reads a value the same way or names the fault.
+  /// (`Value`'s `Decodable` tries each kind in turn, an error for each miss: reading a month
+  /// of cells that way was most of what a merge's abridging cost.)
+  static func value(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+    switch bytes.first {
+    case UInt8(ascii: "\""):
+      var parser = Parser(bytes: bytes)
+      guard parser.value(), parser.atEnd() else { return nil }
+      return string(bytes).map(Value.string)
+    case UInt8(ascii: "["):
+      var parser = Parser(bytes: bytes)
+      var values: [Value] = []
+      var sure = true
+      let complete = parser.array { range in
+        guard sure, let value = value(UnsafeBufferPointer(rebasing: bytes[range])) else { return sure = false }
+        values.append(value)
+      }
+      guard complete, sure, parser.atEnd() else { return nil }
+      return .list(values)
+    case UInt8(ascii: "n"): return bytes.elementsEqual("null".utf8) ? .null : nil
+    case UInt8(ascii: "t"): return bytes.elementsEqual("true".utf8) ? .bool(true) : nil
+    case UInt8(ascii: "f"): return bytes.elementsEqual("false".utf8) ? .bool(false) : nil
+    default:
+      var parser = Parser(bytes: bytes)
+      guard parser.value(), parser.atEnd() else { return nil }
+      return int(bytes).map(Value.int)
+    }
+  }
+
   /// Where member `index`'s JSON text lies in the bytes read.
   func range(_ index: Int) -> Range<Int>? { ranges[index] }
 
