@@ -58,11 +58,28 @@ struct ReportTests {
     #expect(counter.counts["testsuite"] == CheckCatalog.all.count)
   }
 
+  @Test("junit.xml written in pieces side by side is the file one thread writes")
+  func junitPieces() throws {
+    let tally = try finishedTally()
+    let whole = JUnitXML.document(tally, testcasesPerRun: .max)
+    #expect(tally.steps.count > 20, "pieces of 1 and 7 steps cut every check")
+    for size in [1, 7] {
+      #expect(JUnitXML.document(tally, testcasesPerRun: size) == whole)
+    }
+  }
+
   @Test("XML escaping drops C0 controls and escapes markup")
   func escaping() {
     #expect(JUnitXML.escape("a<b>&\"'\u{1}\u{8}") == "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}\u{FFFD}")
     #expect(JUnitXML.escape("x\ny", attribute: true) == "x&#10;y")
     #expect(JUnitXML.escape("x\ny", attribute: false) == "x\ny")
+    // XML 1.0 forbids U+FFFE and U+FFFF too; other code points from U+F000 pass as they are
+    // (U+FF0C, the fullwidth comma, shares their lead byte).
+    #expect(JUnitXML.escape("a\u{FFFE}b\u{FFFF}c\u{FF0C}\u{FFFD}\u{EFFF}") == "a\u{FFFD}b\u{FFFD}c\u{FF0C}\u{FFFD}\u{EFFF}")
+    #expect(JUnitXML.escape("gregorian · Asia/Tokyo") == "gregorian · Asia/Tokyo")
+    #expect(JUnitXML.escape("\t\r\n\u{7F}", attribute: true) == "&#9;&#13;&#10;\u{7F}")
+    #expect(JUnitXML.escape("\t\r\n<", attribute: false) == "\t&#13;\n&lt;")
+    #expect(JUnitXML.escape("😀 «é» \u{1B}[0m") == "😀 «é» \u{FFFD}[0m")
   }
 
   @Test("invisible code points are named")

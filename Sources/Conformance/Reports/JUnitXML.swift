@@ -8,40 +8,65 @@ public enum JUnitXML {
   static let casesPerBody = 1
   static let valueLength = 240
 
-  public static func document(_ tally: RunTally) -> String {
+  /// - Parameter testcasesPerRun: how many steps' testcases one thread writes as a piece.
+  public static func document(_ tally: RunTally, testcasesPerRun: Int = testcasesPerRun) -> String {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    let totals = (tally.info?.checks ?? []).map { tally.testcaseCounts(check: $0.id) }
+    let checks = tally.info?.checks ?? []
+    let totals = checks.map { tally.testcaseCounts(check: $0.id) }
     let sum = totals.reduce((0, 0, 0)) { ($0.0 + $1.tests, $0.1 + $1.failures, $0.2 + $1.errors) }
     xml += "<testsuites name=\"conformance\" tests=\"\(sum.0)\" failures=\"\(sum.1)\" "
       + "errors=\"\(sum.2)\" time=\"\(time(tally.elapsed))\">\n"
     let stepsByCheck = Dictionary(grouping: tally.steps, by: \.check)
-    for (index, check) in (tally.info?.checks ?? []).enumerated() {
-      let counts = totals[index]
+    // The testcases are written side by side in runs of steps, then joined in order: a full
+    // sweep's file is 18 MB, most of it one check's, and one thread writing it was a merge's
+    // last second.
+    let runs = checks.indices.flatMap { index in
+      let count = stepsByCheck[checks[index].id]?.count ?? 0
+      return stride(from: 0, to: count, by: testcasesPerRun).map { (index, $0..<min(count, $0 + testcasesPerRun)) }
+    }
+    let written = ParallelMap.run(runs) { index, range in
+      let steps = stepsByCheck[checks[index].id] ?? []
+      return steps[range].reduce(into: "") { xml, step in xml += testcase(step, check: checks[index].id, tally: tally) }
+    }
+    var next = 0
+    for (index, check) in checks.enumerated() {
       let steps = stepsByCheck[check.id] ?? []
-      let duration = steps.reduce(0) { $0 + $1.record.seconds }
-      xml += "  <testsuite name=\"\(escape(check.id))\" tests=\"\(counts.tests)\" "
-        + "failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" "
-        + "skipped=\"\(counts.skipped)\" time=\"\(time(duration))\">\n"
-      xml += "    <properties>\n"
-      xml += property("summary", check.summary)
-      // Each waiver that explained cases of this check, whole (skipped messages clip it).
-      let waivers = Set(steps.flatMap { $0.known.keys }.compactMap { kind -> String? in
-        if case .waived(let id) = kind { id } else { nil }
-      })
-      for id in waivers.sorted() {
-        xml += property("waiver \(id)", tally.info?.review.waiver(id)?.explanation ?? "")
-      }
-      if let versions = tally.info?.versions {
-        xml += property("oracle", "libicu \(versions.oracle.icu) CLDR \(versions.oracle.cldr) tz \(versions.oracle.tz)")
-        xml += property("subject", versions.summary)
-      }
-      xml += "    </properties>\n"
-      for step in steps {
-        xml += testcase(step, check: check.id, tally: tally)
+      xml += suiteStart(check, counts: totals[index], steps: steps, tally: tally)
+      while next < runs.count, runs[next].0 == index {
+        xml += written[next]
+        next += 1
       }
       xml += "  </testsuite>\n"
     }
     xml += "</testsuites>\n"
+    return xml
+  }
+
+  /// Steps written as one piece of the file (a full sweep has ~60,000).
+  public static let testcasesPerRun = 2_000
+
+  /// A check's testsuite element and properties: the summary, the waivers that explained
+  /// its cases, both sides' versions.
+  static func suiteStart(_ check: RunInfo.CheckInfo, counts: TestcaseCounts, steps: [RunTally.Step],
+                         tally: RunTally) -> String {
+    let duration = steps.reduce(0) { $0 + $1.record.seconds }
+    var xml = "  <testsuite name=\"\(escape(check.id))\" tests=\"\(counts.tests)\" "
+      + "failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" "
+      + "skipped=\"\(counts.skipped)\" time=\"\(time(duration))\">\n"
+    xml += "    <properties>\n"
+    xml += property("summary", check.summary)
+    // Each waiver that explained cases of this check, whole (skipped messages clip it).
+    let waivers = Set(steps.flatMap { $0.known.keys }.compactMap { kind -> String? in
+      if case .waived(let id) = kind { id } else { nil }
+    })
+    for id in waivers.sorted() {
+      xml += property("waiver \(id)", tally.info?.review.waiver(id)?.explanation ?? "")
+    }
+    if let versions = tally.info?.versions {
+      xml += property("oracle", "libicu \(versions.oracle.icu) CLDR \(versions.oracle.cldr) tz \(versions.oracle.tz)")
+      xml += property("subject", versions.summary)
+    }
+    xml += "    </properties>\n"
     return xml
   }
 
@@ -159,7 +184,9 @@ public enum JUnitXML {
 
   /// Text cut to `length` characters at a word, marked when cut.
   static func clip(_ text: String, to length: Int) -> String {
-    guard text.count > length else { return text }
+    // A text of no more bytes than `length` has no more characters (counting characters
+    // finds grapheme breaks; most reasons are short).
+    guard text.utf8.count > length, text.count > length else { return text }
     let cut = text.prefix(length)
     return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
   }
@@ -178,30 +205,43 @@ public enum JUnitXML {
   /// become character references so that attribute normalisation keeps them.
   public static func escape(_ text: String, attribute: Bool = true) -> String {
     // Most names and messages need nothing: one pass over the bytes says so (a full sweep's
-    // JUnit escapes ~200,000 of them).
-    if text.utf8.allSatisfy({ byte in
-      byte >= 0x20 && byte < 0x80 && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27
-    }) {
-      return text
+    // JUnit escapes ~200,000 of them); the rest are written byte by byte. Step names hold
+    // "·" and bodies hold newlines, so the pass lets through any byte but the five markup
+    // characters, C0 controls, and 0xEF, which leads U+FFFE and U+FFFF (and others, checked
+    // below).
+    let plain = text.utf8.allSatisfy { byte in
+      byte >= 0x20 ? byte != 0xEF && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27
+        : !attribute && (byte == 0x09 || byte == 0x0A)
     }
-    var output = ""
-    output.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "\"": output += "&quot;"
-      case "'": output += "&apos;"
-      case "\t" where attribute: output += "&#9;"
-      case "\n" where attribute: output += "&#10;"
-      case "\r": output += "&#13;"
-      case "\t", "\n": output.unicodeScalars.append(scalar)
-      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-        output += "\u{FFFD}"
-      default: output.unicodeScalars.append(scalar)
+    if plain { return text }
+    var output: [UInt8] = []
+    let bytes = Array(text.utf8)
+    output.reserveCapacity(bytes.count + 32)
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      switch byte {
+      case 0x26: output += "&amp;".utf8
+      case 0x3C: output += "&lt;".utf8
+      case 0x3E: output += "&gt;".utf8
+      case 0x22: output += "&quot;".utf8
+      case 0x27: output += "&apos;".utf8
+      case 0x09 where attribute: output += "&#9;".utf8
+      case 0x0A where attribute: output += "&#10;".utf8
+      case 0x0D: output += "&#13;".utf8
+      case 0x09, 0x0A: output.append(byte)
+      case 0..<0x20: output += replacement
+      // U+FFFE and U+FFFF (valid UTF-8, so these three bytes are only ever those scalars).
+      case 0xEF where index + 1 < bytes.count && bytes[index] == 0xBF && bytes[index + 1] >= 0xBE:
+        output += replacement
+        index += 2
+      default: output.append(byte)
       }
     }
-    return output
+    return String(decoding: output, as: UTF8.self)
   }
+
+  /// U+FFFD in UTF-8, for the code points XML 1.0 forbids.
+  private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 }
