@@ -75,8 +75,7 @@ extension Plan {
       }
     }
     months.fold(Array(Set(folds)).sorted { ($0.calendar, $0.coverage.rawValue) < ($1.calendar, $1.coverage.rawValue) })
-    var steps: [Step] = []
-    var coverage: [PlanCoverage] = []
+    var stepsByCheck: [(steps: [Step], foldedZoneMonths: Int)] = []
     for (checkIndex, check) in checks.enumerated() {
       let groups = groupsByCheck[checkIndex]
       var checkSteps: [Step] = []
@@ -102,11 +101,16 @@ extension Plan {
           || (check.dimensions.contains(.month) && step.months.isEmpty)
         if !empty { checkSteps.append(step) }
       }
-      var checkCoverage = PlanCoverage(check: check, steps: checkSteps, corpus: corpus)
-      checkCoverage.equivalentZoneMonths = foldedZoneMonths
-      coverage.append(checkCoverage)
-      steps += checkSteps
+      stepsByCheck.append((checkSteps, foldedZoneMonths))
     }
+    // Each check's coverage apart, on every core (a tenth of planning a full sweep).
+    let planned = stepsByCheck
+    let coverage = ParallelMap.run(Array(checks.indices)) { checkIndex in
+      var checkCoverage = PlanCoverage(check: checks[checkIndex], steps: planned[checkIndex].steps, corpus: corpus)
+      checkCoverage.equivalentZoneMonths = planned[checkIndex].foldedZoneMonths
+      return checkCoverage
+    }
+    var steps = planned.flatMap(\.steps)
     for position in steps.indices { steps[position].index = position }
     var shards: [(cases: Int, cpuSeconds: Double)] = []
     if let shard {
@@ -171,8 +175,14 @@ struct MonthSelection: Sendable {
   private var transitionDays: [String: Set<LocalDay>] = [:]
   /// `candidates` by "calendar|zone|coverage": folding reads every zone's, the plan each again.
   private var candidateCache: [String: [LocalDay]] = [:]
-  /// Per "calendar|coverage": the months each zone leaves to an equivalent zone, with it.
-  private var folded: [String: [String: [LocalDay: String]]] = [:]
+  /// Per "calendar|coverage" and zone: the months it keeps, and those it leaves to an
+  /// equivalent zone, with that zone.
+  private var folded: [String: [String: FoldedZone]] = [:]
+
+  private struct FoldedZone: Sendable {
+    var kept: [LocalDay] = []
+    var leftOut: [LocalDay: String] = [:]
+  }
 
   /// Whether months are folded across zones: not with `--exhaustive`, and only when every
   /// zone's offsets are known on both sides.
@@ -211,9 +221,7 @@ struct MonthSelection: Sendable {
   }
 
   mutating func months(calendar: String, zone id: String, coverage: MonthCoverage) -> [LocalDay] {
-    let months = candidates(calendar: calendar, zone: id, coverage: coverage)
-    let leftOut = foldedMonths(calendar: calendar, zone: id, coverage: coverage)
-    return leftOut.isEmpty ? months : months.filter { leftOut[$0] == nil }
+    folding(calendar: calendar, coverage: coverage)?[id]?.kept ?? candidates(calendar: calendar, zone: id, coverage: coverage)
   }
 
   /// The months of `zone` swept in an equivalent zone instead, with that zone's id (empty
@@ -221,32 +229,52 @@ struct MonthSelection: Sendable {
   mutating func foldedMonths(calendar: String, zone id: String, coverage: MonthCoverage)
     -> [LocalDay: String]
   {
-    guard foldsEquivalentMonths else { return [:] }
+    folding(calendar: calendar, coverage: coverage)?[id]?.leftOut ?? [:]
+  }
+
+  /// The calendar's fold for `coverage`, folded now if not before; `nil` when months are not
+  /// folded.
+  private mutating func folding(calendar: String, coverage: MonthCoverage) -> [String: FoldedZone]? {
+    guard foldsEquivalentMonths else { return nil }
     let key = "\(calendar)|\(coverage.rawValue)"
-    if folded[key] == nil { folded[key] = fold(calendar: calendar, coverage: coverage) }
-    return folded[key]?[id] ?? [:]
+    if let done = folded[key] { return done }
+    let done = fold(calendar: calendar, coverage: coverage)
+    folded[key] = done
+    return done
   }
 
   /// Gives each month to the first zone that sweeps it among zones with equal offsets around
   /// it: zones that sweep every month first (they run every variant), then corpus order.
-  private mutating func fold(calendar: String, coverage: MonthCoverage) -> [String: [LocalDay: String]] {
+  private mutating func fold(calendar: String, coverage: MonthCoverage) -> [String: FoldedZone] {
     guard let table = corpus.monthTables[calendar] else { return [:] }
     let order = corpus.zones.filter(\.sweepsEveryMonth) + corpus.zones.filter { !$0.sweepsEveryMonth }
-    var owners: [OffsetHistory.Fingerprint: String] = [:]
-    var result: [String: [LocalDay: String]] = [:]
+    // One hash per zone and month (a fold looks up ~1,000,000): inserting an owner finds the
+    // one before it, if any.
+    var owners: Set<Owner> = []
+    var result: [String: FoldedZone] = [:]
     for zone in order {
+      guard let history = zone.history else { continue }
+      var mine = FoldedZone()
       for day in candidates(calendar: calendar, zone: zone.id, coverage: coverage) {
-        guard let month = table.month(startingOn: day),
-          let fingerprint = zone.history?.fingerprint(of: month)
-        else { continue }
-        if let owner = owners[fingerprint] {
-          result[zone.id, default: [:]][day] = owner
-        } else {
-          owners[fingerprint] = zone.id
+        guard let month = table.month(startingOn: day), let fingerprint = history.fingerprint(of: month)
+        else {
+          mine.kept.append(day)
+          continue
         }
+        let (isFirst, owner) = owners.insert(Owner(fingerprint: fingerprint, zone: zone.id))
+        if isFirst { mine.kept.append(day) } else { mine.leftOut[day] = owner.zone }
       }
+      result[zone.id] = mine
     }
     return result
+  }
+
+  /// The first zone that sweeps a month with these offsets; equal by the offsets alone.
+  private struct Owner: Hashable {
+    let fingerprint: OffsetHistory.Fingerprint
+    let zone: String
+    static func == (one: Owner, other: Owner) -> Bool { one.fingerprint == other.fingerprint }
+    func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
   }
 
   /// The months the zone's own transitions and role call for, before folding.
@@ -257,13 +285,17 @@ struct MonthSelection: Sendable {
     if let cached = candidateCache[key] { return cached }
     guard let table = corpus.monthTables[calendar], let zone = zones[id] else { return [] }
     let window = corpus.window
+    if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth) {
+      // Every month the window touches; a transition's month is one of them.
+      let months = table.months
+        .filter { $0.endDay > window.lowerBound && $0.firstDay <= window.upperBound }
+        .map(\.firstDay)
+      candidateCache[key] = months
+      return months
+    }
     var chosen = Set(
       (transitionDays[id] ?? []).filter(window.contains).compactMap(table.index(containing:)))
-    if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth) {
-      chosen.formUnion(table.months.indices.filter {
-        table.months[$0].endDay > window.lowerBound && table.months[$0].firstDay <= window.upperBound
-      })
-    } else if zone.sweepsEveryMonth {
+    if zone.sweepsEveryMonth {
       let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
       chosen.formUnion(januaries.compactMap(table.index(containing:)))
     }
