@@ -130,6 +130,29 @@ struct RecordReadingTests {
     #expect(read == nil)
   }
 
+  @Test("a worker's reply for a step is read from its members as JSONDecoder reads it; other replies are left to it")
+  func workerReplyMembers() throws {
+    let line = #"{"index":854,"check":"leading-blanks","name":"coptic \u00b7 Ushuaia","plan":"\#(Self.plan)","counts":{"cases":14,"passed":9,"failed":1,"errored":0,"skipped":2,"waived":2,"unexpectedPasses":0},"seconds":0.003,"cpuSeconds":0.015,"cells":{"fw":{"1":[7,7]}}}"#
+    let step = try JSONDecoder().decode(StepRecord.self, from: Data(line.utf8))
+    let replies = [
+      WorkerReply(step: step, slowestCaseCPU: 0.25, caseLines: 3, actualDigests: [nil, "0123456789abcdef", "\u{e9}\""]),
+      WorkerReply(step: step, caseLines: 0),
+      WorkerReply(step: step),
+    ]
+    for reply in replies {
+      let text = RecordCoding.line(reply, encoder: RecordCoding.lineEncoder())
+      let decoded = try JSONDecoder().decode(WorkerReply.self, from: text)
+      let read = try #require(Array(text).withUnsafeBufferPointer { WorkerReply(members: $0) })
+      #expect(read.step == decoded.step && read.step == step)
+      #expect(read.slowestCaseCPU == decoded.slowestCaseCPU && read.caseLines == decoded.caseLines)
+      #expect(read.actualDigests == decoded.actualDigests && read.actualDigests == reply.actualDigests)
+    }
+    for other in [#"{"ready":true}"#, #"{"step":\#(line),"hung":{"case":"x"}}"#, #"{"step":\#(line),"actualDigests":[1]}"#,
+                  #"{"step":\#(line),"caseLines":"3"}"#, #"{"caseLines":3}"#] {
+      #expect(Array(other.utf8).withUnsafeBufferPointer { WorkerReply(members: $0) } == nil, "\(other)")
+    }
+  }
+
   /// Cases as a shard writes them, and hand-written ones with escapes where a merge reads.
   static let caseLines: [String] = {
     let id = try! CaseID(parsing: "month-days|calendar=hebrew|fw=2|zone=Pacific/Apia|month=2011-12-01")

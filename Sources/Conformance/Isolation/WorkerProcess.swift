@@ -170,7 +170,8 @@ final class WorkerProcess {
     switch nextLine(by: deadline) {
     case .line(let range):
       do {
-        reply = try decoder.decode(WorkerReply.self, from: Data(buffer[range]))
+        let read = buffer.withUnsafeBufferPointer { WorkerReply(members: UnsafeBufferPointer(rebasing: $0[range])) }
+        reply = try read ?? decoder.decode(WorkerReply.self, from: Data(buffer[range]))
       } catch {
         return .died(killed(.garbled(JSONValueReader.describe(error))))
       }

@@ -107,6 +107,21 @@ struct JSONMembers {
     return values
   }
 
+  /// The strings and nulls of the array in `bytes`, or `nil` when it is not an array of them.
+  static func optionalStrings(_ bytes: UnsafeBufferPointer<UInt8>) -> [String?]? {
+    var parser = Parser(bytes: bytes)
+    var values: [String?] = []
+    var sure = true
+    let complete = parser.array { range in
+      let element = UnsafeBufferPointer(rebasing: bytes[range])
+      if element.elementsEqual("null".utf8) { return values.append(nil) }
+      guard let text = string(element) else { return sure = false }
+      values.append(text)
+    }
+    guard complete, sure, parser.atEnd() else { return nil }
+    return values
+  }
+
   /// The string `bytes` hold (quotes included), or `nil` when they hold another value.
   static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return nil }
