@@ -7,7 +7,7 @@ enum Command {
   case explain(caseID: String, corpora: URL, waivers: URL?)
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   /// `bench --shards 4,8`: each split's shards of the full sweep alone, then their merge.
-  case benchShards(counts: [Int], jobs: Int, out: URL, corpora: URL)
+  case benchShards(counts: [Int], passes: Int, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   case selfTest(jobs: Int, corpora: URL)
   case worker(RunOptions)
@@ -92,6 +92,7 @@ struct CommandLineParser {
     var out: URL?
     var corpora = defaultCorpora
     var shards: [Int]?
+    var passes = 1
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "bench")
@@ -103,6 +104,12 @@ struct CommandLineParser {
           throw InputError("--shards '\(text)': expected shard counts of 2 or more, e.g. 4,8")
         }
         shards = counts.compactMap { $0 }
+      case "--passes":
+        let text = try value(argument, &remaining)
+        guard let count = Int(text), (1...9).contains(count) else {
+          throw InputError("--passes '\(text)': expected how many times to run each shard, 1 to 9")
+        }
+        passes = count
       case "--jobs": jobs = try jobCount(argument, &remaining)
       case "--out": out = URL(fileURLWithPath: try value(argument, &remaining))
       case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
@@ -111,9 +118,10 @@ struct CommandLineParser {
     }
     if let shards {
       if quick { throw InputError("bench: --shards splits the full sweep; it does not go with --quick") }
-      return .benchShards(counts: shards, jobs: jobs,
+      return .benchShards(counts: shards, passes: passes, jobs: jobs,
                           out: out ?? URL(fileURLWithPath: "Reports/bench-shards.json"), corpora: corpora)
     }
+    if passes != 1 { throw InputError("bench: --passes repeats the shards of --shards") }
     return .bench(quick: quick, jobs: jobs, out: out ?? URL(fileURLWithPath: "Reports/bench.json"),
                   corpora: corpora)
   }

@@ -20,7 +20,7 @@ enum Help {
   static func options(of subcommand: String?) -> [String] {
     switch subcommand {
     case "explain"?: ["--corpora", "--waivers", "--help"]
-    case "bench"?: ["--quick", "--shards", "--jobs", "--out", "--corpora", "--help"]
+    case "bench"?: ["--quick", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
     case "self-test"?: ["--jobs", "--corpora", "--help"]
     case "executor"?: ["--misbehave", "--help"]
@@ -70,7 +70,8 @@ enum Help {
     and the direct oracle on a fixed sample, and the full sweep's archive read back as a
     baseline; writes Reports/bench.json.
 
-    USAGE: conformance bench [--quick | --shards <N,...>] [--jobs <n>] [--out <file>] [--corpora <dir>]
+    USAGE: conformance bench [--quick | --shards <N,...> [--passes <p>]] [--jobs <n>] [--out <file>]
+                             [--corpora <dir>]
 
     OPTIONS:
       --quick                 the core corpus only
@@ -78,6 +79,9 @@ enum Help {
                               alone, one after another, and their merge: each shard's wall,
                               CPU and peak RSS, the imbalance and the night on N runners
                               (Reports/bench-shards.json)
+      --passes <p>            with --shards: run each split's shards p times, pass after pass
+                              (1…N, then 1…N again), each pass merged; figures are the passes'
+                              means, each pass also shown (default 1)
       --jobs <n>              threads (default: the number of cores)
       --out <file>            where the JSON goes (default: Reports/bench.json)
     """

@@ -47,8 +47,10 @@ func execute(_ command: Command) throws -> ExitStatus {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
-  case .benchShards(let counts, let jobs, let out, let corpora):
-    let report = try Benchmark.shards(counts, corporaDirectory: corpora, jobs: jobs) { printError($0) }
+  case .benchShards(let counts, let passes, let jobs, let out, let corpora):
+    let report = try Benchmark.shards(counts, passes: passes, corporaDirectory: corpora, jobs: jobs) {
+      printError($0)
+    }
     print(report.lines.joined(separator: "\n"))
     try FileManager.default.createDirectory(at: out.deletingLastPathComponent(),
                                             withIntermediateDirectories: true)

@@ -92,6 +92,9 @@ struct CommandLineTests {
       (["help", "explian"], "no help for 'explian'"),
       (["--locales"], "missing value for '--locales'"),
       (["explain", "leading-blanks|month=2021-13-01"], "month=2021-13-01"),
+      (["bench", "--shards", "8", "--passes", "0"], "--passes '0'"),
+      (["bench", "--shards", "8", "--passes", "two"], "--passes 'two'"),
+      (["bench", "--passes", "2"], "--passes repeats the shards of --shards"),
     ]
   }
 

@@ -93,6 +93,25 @@ struct ShardBalanceTests {
     #expect(classesOnly.digest != costs.digest)
   }
 
+  @Test("bench over two passes: each shard's mean, the slowest of the means, the merges' mean")
+  func benchPasses() {
+    func run(_ name: String, _ wall: Double, _ cpu: Double) -> Benchmark.Measured {
+      Benchmark.Measured(name: name, wall: wall, cpu: cpu, peakMB: 100, status: 1)
+    }
+    // Pass 1: shard 1 met a slow minute (60 s); pass 2: shard 2 did (58 s).
+    let first = Benchmark.Pass(shards: [run("shard 1/2", 60, 110), run("shard 2/2", 50, 100)], merge: run("merge", 5, 8))
+    let second = Benchmark.Pass(shards: [run("shard 1/2", 52, 102), run("shard 2/2", 58, 108)], merge: run("merge", 4, 7))
+    let split = Benchmark.Split(count: 2, passes: [first, second])
+    // By hand: means 56 and 54; slowest 56 over a mean of 55; merge 4.5; night 60.5.
+    #expect(split.shards.map(\.wall) == [56, 54])
+    #expect(split.shards.map(\.cpu) == [106, 104])
+    #expect(split.slowest == 56 && split.meanWall == 55)
+    #expect(abs(split.imbalance - 56.0 / 55.0) < 1e-12)
+    #expect(split.merge.wall == 4.5 && split.night == 60.5 && split.cpu == 210)
+    // Each pass keeps its own: 60 + 5 and 58 + 4.
+    #expect(split.passes.map(\.night) == [65, 62])
+  }
+
   @Test("--shard auto reads each CI's own variables, 1-based or 0-based",
         arguments: [
           (["CONFORMANCE_SHARD": "2/8"], 2, 8),

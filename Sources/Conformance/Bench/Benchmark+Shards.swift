@@ -43,11 +43,49 @@ extension Benchmark {
     }
   }
 
-  /// One split of the full sweep into `count` shards.
-  public struct Split: Sendable {
-    public var count: Int
+  /// One pass over a split: each of its shards once, then their merge.
+  public struct Pass: Sendable {
     public var shards: [Measured]
     public var merge: Measured
+
+    public var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
+    public var slowest: Double { shards.map(\.wall).max() ?? 0 }
+    public var imbalance: Double { slowest / max(meanWall, 1e-9) }
+    public var night: Double { slowest + merge.wall }
+    public var cpu: Double { shards.map(\.cpu).reduce(0, +) }
+  }
+
+  /// One split of the full sweep into `count` shards, run in one or more passes.
+  ///
+  /// With several passes a shard's figure is its mean over them: on this shared machine a
+  /// minute runs up to a tenth faster or slower than the next, and shards run one after
+  /// another, so one pass's slowest shard is as often the slowest minute as the largest
+  /// slice. Passes run 1…N, then 1…N again, so a slow stretch falls on other shards each
+  /// pass; every pass's own figures are reported beside the means.
+  public struct Split: Sendable {
+    public var count: Int
+    public var passes: [Pass]
+
+    /// Each shard's mean over the passes (CPU and wall), in shard order.
+    public var shards: [Measured] {
+      guard let first = passes.first else { return [] }
+      return first.shards.indices.map { index in
+        var run = first.shards[index]
+        let runs = passes.map { $0.shards[index] }
+        run.wall = runs.map(\.wall).reduce(0, +) / Double(runs.count)
+        run.cpu = runs.map(\.cpu).reduce(0, +) / Double(runs.count)
+        run.peakMB = runs.map(\.peakMB).max() ?? run.peakMB
+        run.status = runs.map(\.status).max() ?? run.status
+        return run
+      }
+    }
+    /// The merge's mean wall over the passes.
+    public var merge: Measured {
+      var merge = passes[0].merge
+      merge.wall = passes.map(\.merge.wall).reduce(0, +) / Double(passes.count)
+      merge.cpu = passes.map(\.merge.cpu).reduce(0, +) / Double(passes.count)
+      return merge
+    }
 
     public var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
     public var slowest: Double { shards.map(\.wall).max() ?? 0 }
@@ -63,7 +101,7 @@ extension Benchmark {
     public var machine: String
     public var single: Measured
     public var splits: [Split]
-    public var overhead: Overhead? { Overhead(splits.flatMap(\.shards)) }
+    public var overhead: Overhead? { Overhead(splits.flatMap { $0.passes.flatMap(\.shards) }) }
 
     /// The targets, each with what was measured and whether it holds.
     public var rows: [(target: String, measured: String, met: Bool)] {
@@ -94,10 +132,24 @@ extension Benchmark {
       }
       lines.append(line(single))
       for split in splits {
-        lines += split.shards.map(line) + [line(split.merge)]
-        lines.append(String(format: "  %d shards: slowest %.1f s, mean %.1f s (%.3f ×), merge %.1f s, "
+        let passes = split.passes.count
+        for (number, pass) in split.passes.enumerated() {
+          lines += pass.shards.map { run in
+            var named = run
+            if passes > 1 { named.name += " #\(number + 1)" }
+            return line(named)
+          }
+          lines.append(line(pass.merge))
+          if passes > 1 {
+            lines.append(String(format: "  pass %d of %d shards: slowest %.1f s, mean %.1f s (%.3f ×), merge %.1f s, "
+                                  + "night %.1f s", number + 1, split.count, pass.slowest, pass.meanWall,
+                                pass.imbalance, pass.merge.wall, pass.night))
+          }
+        }
+        lines.append(String(format: "  %d shards%@: slowest %.1f s, mean %.1f s (%.3f ×), merge %.1f s, "
                               + "night on %d runners %.1f s; CPU %.0f s (%.3f × the single run)",
-                            split.count, split.slowest, split.meanWall, split.imbalance, split.merge.wall,
+                            split.count, passes > 1 ? " (mean of \(passes) passes)" : "", split.slowest,
+                            split.meanWall, split.imbalance, split.merge.wall,
                             split.count, split.night, split.cpu, split.cpu / max(single.cpu, 1e-9)))
       }
       if let overhead {
@@ -129,7 +181,12 @@ extension Benchmark {
         ("splits", .array(splits.map { split in
           .object([("count", .int(split.count)), ("shards", .array(split.shards.map(run))),
                    ("merge", run(split.merge)), ("imbalance", .double(split.imbalance)),
-                   ("night", .double(split.night)), ("cpu", .double(split.cpu))])
+                   ("night", .double(split.night)), ("cpu", .double(split.cpu)),
+                   ("passes", .array(split.passes.map { pass in
+                     .object([("shards", .array(pass.shards.map(run))), ("merge", run(pass.merge)),
+                              ("imbalance", .double(pass.imbalance)), ("night", .double(pass.night)),
+                              ("cpu", .double(pass.cpu))])
+                   }))])
         })),
         ("targets", .array(rows.map { .object([("target", .string($0.target)), ("measured", .string($0.measured)),
                                               ("met", .bool($0.met))]) })),
@@ -140,8 +197,9 @@ extension Benchmark {
   /// The full sweep's arguments.
   static let fullSweep = ["--locales", "all", "--calendars", "all", "--first-weekdays", "all", "--time-zones", "all"]
 
-  /// Runs the full sweep whole, then each split's shards and merge; `log` hears each run.
-  public static func shards(_ counts: [Int], corporaDirectory: URL, jobs: Int,
+  /// Runs the full sweep whole, then each split's shards and merge, `passes` times; `log`
+  /// hears each run.
+  public static func shards(_ counts: [Int], passes: Int = 1, corporaDirectory: URL, jobs: Int,
                             log: (String) -> Void) throws -> ShardReport {
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("conformance-bench-shards-\(getpid())")
@@ -157,21 +215,26 @@ extension Benchmark {
     log("refreshed \(file.path) from the single run (digest \(costs.digest))")
     var splits: [Split] = []
     for count in counts {
-      var shards: [Measured] = []
-      var directories: [String] = []
-      for index in 1...count {
-        let out = scratch.appendingPathComponent("split-\(count)-shard-\(index)").path
-        directories.append(out)
-        var run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
-        (run.evaluationCPU, run.nonPassing) = try evaluation(URL(fileURLWithPath: out))
-        log(String(format: "shard %d/%d: %.1f s, %.0f s CPU", index, count, run.wall, run.cpu))
-        shards.append(run)
+      var done: [Pass] = []
+      for pass in 1...passes {
+        var shards: [Measured] = []
+        var directories: [String] = []
+        for index in 1...count {
+          let out = scratch.appendingPathComponent("split-\(count)-shard-\(index)").path
+          directories.append(out)
+          var run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
+          (run.evaluationCPU, run.nonPassing) = try evaluation(URL(fileURLWithPath: out))
+          log(String(format: "shard %d/%d%@: %.1f s, %.0f s CPU", index, count,
+                     passes > 1 ? " (pass \(pass))" : "", run.wall, run.cpu))
+          shards.append(run)
+        }
+        let merged = scratch.appendingPathComponent("split-\(count)-merged").path
+        let merge = try measured("merge of \(count)", ["merge"] + directories + ["--out", merged])
+        log(String(format: "merge of %d: %.1f s", count, merge.wall))
+        done.append(Pass(shards: shards, merge: merge))
+        for directory in directories + [merged] { try? FileManager.default.removeItem(atPath: directory) }
       }
-      let merge = try measured("merge of \(count)", ["merge"] + directories
-        + ["--out", scratch.appendingPathComponent("split-\(count)-merged").path])
-      log(String(format: "merge of %d: %.1f s", count, merge.wall))
-      splits.append(Split(count: count, shards: shards, merge: merge))
-      for directory in directories { try? FileManager.default.removeItem(atPath: directory) }
+      splits.append(Split(count: count, passes: done))
     }
     return ShardReport(date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
                        single: single, splits: splits)
