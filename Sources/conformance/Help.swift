@@ -80,8 +80,8 @@ enum Help {
                               CPU and peak RSS, the imbalance and the night on N runners
                               (Reports/bench-shards.json)
       --passes <p>            with --shards: run each split's shards p times, pass after pass
-                              (1…N, then 1…N again), each pass merged; figures are the passes'
-                              means, each pass also shown (default 1)
+                              (1…N, then 1…N again), each pass merged; figures are each shard's
+                              median over the passes, each pass also shown (default 1)
       --jobs <n>              threads (default: the number of cores)
       --out <file>            where the JSON goes (default: Reports/bench.json)
     """

@@ -93,7 +93,7 @@ struct ShardBalanceTests {
     #expect(classesOnly.digest != costs.digest)
   }
 
-  @Test("bench over two passes: each shard's mean, the slowest of the means, the merges' mean")
+  @Test("bench over passes: each shard's median (the mean of two), the slowest of them, the merges' median")
   func benchPasses() {
     func run(_ name: String, _ wall: Double, _ cpu: Double) -> Benchmark.Measured {
       Benchmark.Measured(name: name, wall: wall, cpu: cpu, peakMB: 100, status: 1)
@@ -110,6 +110,11 @@ struct ShardBalanceTests {
     #expect(split.merge.wall == 4.5 && split.night == 60.5 && split.cpu == 210)
     // Each pass keeps its own: 60 + 5 and 58 + 4.
     #expect(split.passes.map(\.night) == [65, 62])
+    // A third pass: each shard's median, so one slow minute (shard 1's 60 s) drops out.
+    let third = Benchmark.Pass(shards: [run("shard 1/2", 51, 101), run("shard 2/2", 53, 103)], merge: run("merge", 4.2, 7))
+    let three = Benchmark.Split(count: 2, passes: [first, second, third])
+    #expect(three.shards.map(\.wall) == [52, 53] && three.shards.map(\.cpu) == [102, 103])
+    #expect(three.slowest == 53 && three.merge.wall == 4.2 && abs(three.night - 57.2) < 1e-12)
   }
 
   @Test("--shard auto reads each CI's own variables, 1-based or 0-based",

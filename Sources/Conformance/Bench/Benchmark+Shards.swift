@@ -57,34 +57,43 @@ extension Benchmark {
 
   /// One split of the full sweep into `count` shards, run in one or more passes.
   ///
-  /// With several passes a shard's figure is its mean over them: on this shared machine a
-  /// minute runs up to a tenth faster or slower than the next, and shards run one after
-  /// another, so one pass's slowest shard is as often the slowest minute as the largest
-  /// slice. Passes run 1…N, then 1…N again, so a slow stretch falls on other shards each
-  /// pass; every pass's own figures are reported beside the means.
+  /// With several passes a shard's figure is its median over them (the mean of two): on this
+  /// shared machine a minute can run a tenth or more slower than the next (one bench's shard
+  /// 3/4 spent 233 CPU-s on the cases it had done in 202 a pass before), and shards run one
+  /// after another, so one pass's slowest shard is as often the slowest minute as the
+  /// largest slice. Passes run 1…N, then 1…N again, so a slow stretch falls on other shards
+  /// each pass; every pass's own figures are reported beside the medians.
   public struct Split: Sendable {
     public var count: Int
     public var passes: [Pass]
 
-    /// Each shard's mean over the passes (CPU and wall), in shard order.
+    /// Each shard's median over the passes (wall and CPU apart), in shard order.
     public var shards: [Measured] {
       guard let first = passes.first else { return [] }
       return first.shards.indices.map { index in
         var run = first.shards[index]
         let runs = passes.map { $0.shards[index] }
-        run.wall = runs.map(\.wall).reduce(0, +) / Double(runs.count)
-        run.cpu = runs.map(\.cpu).reduce(0, +) / Double(runs.count)
+        run.wall = Self.median(runs.map(\.wall))
+        run.cpu = Self.median(runs.map(\.cpu))
         run.peakMB = runs.map(\.peakMB).max() ?? run.peakMB
         run.status = runs.map(\.status).max() ?? run.status
         return run
       }
     }
-    /// The merge's mean wall over the passes.
+    /// The merge's median over the passes.
     public var merge: Measured {
       var merge = passes[0].merge
-      merge.wall = passes.map(\.merge.wall).reduce(0, +) / Double(passes.count)
-      merge.cpu = passes.map(\.merge.cpu).reduce(0, +) / Double(passes.count)
+      merge.wall = Self.median(passes.map(\.merge.wall))
+      merge.cpu = Self.median(passes.map(\.merge.cpu))
       return merge
+    }
+
+    /// The middle value, or the mean of the middle two.
+    static func median(_ values: [Double]) -> Double {
+      let sorted = values.sorted()
+      guard !sorted.isEmpty else { return 0 }
+      let middle = sorted.count / 2
+      return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     public var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
@@ -148,7 +157,7 @@ extension Benchmark {
         }
         lines.append(String(format: "  %d shards%@: slowest %.1f s, mean %.1f s (%.3f ×), merge %.1f s, "
                               + "night on %d runners %.1f s; CPU %.0f s (%.3f × the single run)",
-                            split.count, passes > 1 ? " (mean of \(passes) passes)" : "", split.slowest,
+                            split.count, passes > 1 ? " (median of \(passes) passes)" : "", split.slowest,
                             split.meanWall, split.imbalance, split.merge.wall,
                             split.count, split.night, split.cpu, split.cpu / max(single.cpu, 1e-9)))
       }
