@@ -1,11 +1,5 @@
 import ICUOracle
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The stable name of one case, built from its dimension values, so that two runs (and a
 /// later `explain`) can refer to the same case.
 ///
@@ -106,11 +100,7 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
         end += 1
       }
       guard equals > start, equals + 1 < end,
-        let position = Self.keyBytes.firstIndex(where: { key in
-          key.count == equals - start - 1 && key.withUnsafeBufferPointer { key in
-            memcmp(key.baseAddress!, bytes.baseAddress! + start + 1, key.count) == 0
-          }
-        }),
+        let position = Self.keyBytes.firstIndex(where: { $0.elementsEqual(bytes[(start + 1)..<equals]) }),
         position > lastKey
       else { return nil }
       lastKey = position
