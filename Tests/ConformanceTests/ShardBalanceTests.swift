@@ -105,16 +105,16 @@ struct ShardBalanceTests {
     // By hand: means 56 and 54; slowest 56 over a mean of 55; merge 4.5; night 60.5.
     #expect(split.shards.map(\.wall) == [56, 54])
     #expect(split.shards.map(\.cpu) == [106, 104])
-    #expect(split.slowest == 56 && split.meanWall == 55)
-    #expect(abs(split.imbalance - 56.0 / 55.0) < 1e-12)
-    #expect(split.merge.wall == 4.5 && split.night == 60.5 && split.cpu == 210)
+    #expect(split.figures.slowest == 56 && split.figures.meanWall == 55)
+    #expect(abs(split.figures.imbalance - 56.0 / 55.0) < 1e-12)
+    #expect(split.merge.wall == 4.5 && split.figures.night == 60.5 && split.figures.cpu == 210)
     // Each pass keeps its own: 60 + 5 and 58 + 4.
     #expect(split.passes.map(\.night) == [65, 62])
     // A third pass: each shard's median, so one slow minute (shard 1's 60 s) drops out.
     let third = Benchmark.Pass(shards: [run("shard 1/2", 51, 101), run("shard 2/2", 53, 103)], merge: run("merge", 4.2, 7))
     let three = Benchmark.Split(count: 2, passes: [first, second, third])
     #expect(three.shards.map(\.wall) == [52, 53] && three.shards.map(\.cpu) == [102, 103])
-    #expect(three.slowest == 53 && three.merge.wall == 4.2 && abs(three.night - 57.2) < 1e-12)
+    #expect(three.figures.slowest == 53 && three.merge.wall == 4.2 && abs(three.figures.night - 57.2) < 1e-12)
   }
 
   @Test("--shard auto reads each CI's own variables, 1-based or 0-based",

@@ -43,14 +43,17 @@ extension Benchmark {
     }
   }
 
-  /// One pass over a split: each of its shards once, then their merge.
+  /// One pass over a split (each of its shards once, then their merge), or the passes'
+  /// medians taken as one (`Split.figures`).
   public struct Pass: Sendable {
     public var shards: [Measured]
     public var merge: Measured
 
     public var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
     public var slowest: Double { shards.map(\.wall).max() ?? 0 }
+    /// The slowest shard over the mean.
     public var imbalance: Double { slowest / max(meanWall, 1e-9) }
+    /// The night on as many runners as shards: the slowest shard, then the merge.
     public var night: Double { slowest + merge.wall }
     public var cpu: Double { shards.map(\.cpu).reduce(0, +) }
   }
@@ -96,13 +99,8 @@ extension Benchmark {
       return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
-    public var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
-    public var slowest: Double { shards.map(\.wall).max() ?? 0 }
-    /// The slowest shard over the mean.
-    public var imbalance: Double { slowest / max(meanWall, 1e-9) }
-    /// The night on `count` runners: the slowest shard, then the merge.
-    public var night: Double { slowest + merge.wall }
-    public var cpu: Double { shards.map(\.cpu).reduce(0, +) }
+    /// The split's figures: its shards' and merge's medians, read as one pass.
+    public var figures: Pass { Pass(shards: shards, merge: merge) }
   }
 
   public struct ShardReport: Sendable {
@@ -116,18 +114,19 @@ extension Benchmark {
     public var rows: [(target: String, measured: String, met: Bool)] {
       var rows: [(String, String, Bool)] = []
       for split in splits {
+        let figures = split.figures
         let bound = split.count <= 4 ? 1.05 : 1.08
         rows.append(("\(split.count) shards: slowest ≤ \(bound) × the mean",
-                     String(format: "%.1f s / %.1f s = %.3f ×", split.slowest, split.meanWall, split.imbalance),
-                     split.imbalance <= bound))
+                     String(format: "%.1f s / %.1f s = %.3f ×", figures.slowest, figures.meanWall, figures.imbalance),
+                     figures.imbalance <= bound))
         rows.append(("\(split.count) shards: CPU added up ≤ 1.05 × a single run's",
-                     String(format: "%.0f s / %.0f s = %.3f ×", split.cpu, single.cpu, split.cpu / max(single.cpu, 1e-9)),
-                     split.cpu <= 1.05 * single.cpu))
+                     String(format: "%.0f s / %.0f s = %.3f ×", figures.cpu, single.cpu, figures.cpu / max(single.cpu, 1e-9)),
+                     figures.cpu <= 1.05 * single.cpu))
         if split.count >= 8 {
           rows.append(("\(split.count) shards: merge ≤ 5 s", String(format: "%.1f s", split.merge.wall),
                        split.merge.wall <= 5))
           rows.append(("\(split.count) shards: night (slowest shard + merge) ≤ 60 s",
-                       String(format: "%.1f s", split.night), split.night <= 60))
+                       String(format: "%.1f s", figures.night), figures.night <= 60))
         }
       }
       return rows
@@ -141,6 +140,7 @@ extension Benchmark {
       }
       lines.append(line(single))
       for split in splits {
+        let figures = split.figures
         let passes = split.passes.count
         for (number, pass) in split.passes.enumerated() {
           lines += pass.shards.map { run in
@@ -157,9 +157,9 @@ extension Benchmark {
         }
         lines.append(String(format: "  %d shards%@: slowest %.1f s, mean %.1f s (%.3f ×), merge %.1f s, "
                               + "night on %d runners %.1f s; CPU %.0f s (%.3f × the single run)",
-                            split.count, passes > 1 ? " (median of \(passes) passes)" : "", split.slowest,
-                            split.meanWall, split.imbalance, split.merge.wall,
-                            split.count, split.night, split.cpu, split.cpu / max(single.cpu, 1e-9)))
+                            split.count, passes > 1 ? " (median of \(passes) passes)" : "", figures.slowest,
+                            figures.meanWall, figures.imbalance, split.merge.wall,
+                            split.count, figures.night, figures.cpu, figures.cpu / max(single.cpu, 1e-9)))
       }
       if let overhead {
         lines.append(String(format: "  beyond evaluating cases: %.1f CPU-s a shard + %.0f µs a case that did not pass "
@@ -188,9 +188,10 @@ extension Benchmark {
       return .object([
         ("date", .string(date)), ("machine", .string(machine)), ("single", run(single)),
         ("splits", .array(splits.map { split in
-          .object([("count", .int(split.count)), ("shards", .array(split.shards.map(run))),
-                   ("merge", run(split.merge)), ("imbalance", .double(split.imbalance)),
-                   ("night", .double(split.night)), ("cpu", .double(split.cpu)),
+          let figures = split.figures
+          return .object([("count", .int(split.count)), ("shards", .array(split.shards.map(run))),
+                   ("merge", run(split.merge)), ("imbalance", .double(figures.imbalance)),
+                   ("night", .double(figures.night)), ("cpu", .double(figures.cpu)),
                    ("passes", .array(split.passes.map { pass in
                      .object([("shards", .array(pass.shards.map(run))), ("merge", run(pass.merge)),
                               ("imbalance", .double(pass.imbalance)), ("night", .double(pass.night)),
