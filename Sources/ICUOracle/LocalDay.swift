@@ -31,11 +31,9 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
   public init?(isoText: String) {
     let parts = isoText.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-      (1...12).contains(month), (1...31).contains(day)
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
     else { return nil }
-    self.init(year: year, month: month, day: day)
-    guard gregorian == (year, month, day) else { return nil }
+    self.init(validating: year, month, day)
   }
 
   /// Parses `yyyy-MM-dd` from UTF-8 bytes of exactly that shape, or returns `nil` (a merge
@@ -51,9 +49,13 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
       }
       return value
     }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-      (1...12).contains(month), (1...31).contains(day)
-    else { return nil }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+    self.init(validating: year, month, day)
+  }
+
+  /// The date, when `year`, `month` and `day` name one (not 2011-02-29).
+  private init?(validating year: Int, _ month: Int, _ day: Int) {
+    guard (1...12).contains(month), (1...31).contains(day) else { return nil }
     self.init(year: year, month: month, day: day)
     guard gregorian == (year, month, day) else { return nil }
   }
