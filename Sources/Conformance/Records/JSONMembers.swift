@@ -95,28 +95,23 @@ struct JSONMembers {
   }
 
   /// The integers of the array in `bytes`, or `nil` when it is not an array of them.
-  static func ints(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int]? {
-    var parser = Parser(bytes: bytes)
-    var values: [Int] = []
-    var sure = true
-    let complete = parser.array { value in
-      guard let int = int(UnsafeBufferPointer(rebasing: bytes[value])) else { return sure = false }
-      values.append(int)
-    }
-    guard complete, sure, parser.atEnd() else { return nil }
-    return values
-  }
+  static func ints(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int]? { array(bytes, int) }
 
   /// The strings and nulls of the array in `bytes`, or `nil` when it is not an array of them.
   static func optionalStrings(_ bytes: UnsafeBufferPointer<UInt8>) -> [String?]? {
+    array(bytes) { element in element.elementsEqual("null".utf8) ? .some(nil) : string(element).map { .some($0) } }
+  }
+
+  /// The elements of the array in `bytes`, each read by `element`; `nil` when it is not one
+  /// well-formed array or an element does not read.
+  static func array<Element>(_ bytes: UnsafeBufferPointer<UInt8>,
+                             _ element: (UnsafeBufferPointer<UInt8>) -> Element?) -> [Element]? {
     var parser = Parser(bytes: bytes)
-    var values: [String?] = []
+    var values: [Element] = []
     var sure = true
     let complete = parser.array { range in
-      let element = UnsafeBufferPointer(rebasing: bytes[range])
-      if element.elementsEqual("null".utf8) { return values.append(nil) }
-      guard let text = string(element) else { return sure = false }
-      values.append(text)
+      guard sure, let value = element(UnsafeBufferPointer(rebasing: bytes[range])) else { return sure = false }
+      values.append(value)
     }
     guard complete, sure, parser.atEnd() else { return nil }
     return values
@@ -140,16 +135,7 @@ struct JSONMembers {
       var parser = Parser(bytes: bytes)
       guard parser.value(), parser.atEnd() else { return nil }
       return string(bytes).map(Value.string)
-    case UInt8(ascii: "["):
-      var parser = Parser(bytes: bytes)
-      var values: [Value] = []
-      var sure = true
-      let complete = parser.array { range in
-        guard sure, let value = value(UnsafeBufferPointer(rebasing: bytes[range])) else { return sure = false }
-        values.append(value)
-      }
-      guard complete, sure, parser.atEnd() else { return nil }
-      return .list(values)
+    case UInt8(ascii: "["): return array(bytes, value).map(Value.list)
     case UInt8(ascii: "n"): return bytes.elementsEqual("null".utf8) ? .null : nil
     case UInt8(ascii: "t"): return bytes.elementsEqual("true".utf8) ? .bool(true) : nil
     case UInt8(ascii: "f"): return bytes.elementsEqual("false".utf8) ? .bool(false) : nil
