@@ -124,12 +124,6 @@ struct WorkerRequest: Codable, Equatable {
 /// slowest case, and the number of case lines that follow it), or that a case hung (its
 /// last answer).
 struct WorkerReply: Codable {
-  init(ready: Bool? = nil, step: StepRecord? = nil, slowestCaseCPU: Double? = nil, caseLines: Int? = nil,
-       actualDigests: [String?]? = nil, hung: HangNote? = nil) {
-    (self.ready, self.step, self.slowestCaseCPU, self.caseLines, self.actualDigests, self.hung)
-      = (ready, step, slowestCaseCPU, caseLines, actualDigests, hung)
-  }
-
   var ready: Bool?
   /// The record without its cases: they follow as lines of their own.
   var step: StepRecord?
@@ -139,7 +133,9 @@ struct WorkerReply: Codable {
   /// their cluster's examples are kept abridged, which needs the digest and nothing else).
   var actualDigests: [String?]?
   var hung: HangNote?
+}
 
+extension WorkerReply {
   static let members: [StaticString] = ["step", "slowestCaseCPU", "caseLines", "actualDigests", "ready", "hung"]
 
   /// A step's reply read from its members, the way a merge reads step records: a shard's
