@@ -32,6 +32,8 @@ struct ShardTests {
     options.shard = shard.map { (index: $0.0, count: $0.1) }
     options.waivers = corpora.appendingPathComponent(Corpus.Files.waivers)
     options.jobs = 2
+    // As the command line states them: results.json and the page show a run's arguments.
+    options.arguments = ["--out", out.path] + (shard.map { ["--shard", "\($0.0)/\($0.1)"] } ?? [])
     return options
   }
 

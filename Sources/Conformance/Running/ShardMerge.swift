@@ -91,6 +91,12 @@ public enum ShardMerge {
       arguments.remove(at: position)
       if position < arguments.count, !arguments[position].hasPrefix("--") { arguments.remove(at: position) }
     }
+    // The page's header and results.json state this output, not the first shard's.
+    if let position = arguments.firstIndex(of: "--out"), position + 1 < arguments.count {
+      arguments[position + 1] = out.path
+    } else if let position = arguments.firstIndex(where: { $0.hasPrefix("--out=") }) {
+      arguments[position] = "--out=" + out.path
+    }
     info.arguments = arguments
     info.options = info.options.map { option in
       switch option.name {
