@@ -210,8 +210,8 @@ enum Help {
                               make the subject fail on matching cases; kind: trap, hang,
                               closed-range, week-of-year, leak
       CONFORMANCE_CASE_TIMEOUT
-                              the least CPU seconds a case may spend in a worker before it
-                              counts as hung (1; a check's limit is 50 × its slowest case)
+                              the CPU seconds a case may spend in a worker before it
+                              counts as hung (10; 3 × that in wall time)
       CONFORMANCE_STEP_TIMEOUT
                               the least seconds a worker may leave a request unanswered (60)
       CONFORMANCE_EXECUTOR_TIMEOUT
