@@ -103,6 +103,9 @@ struct CommandLineParser {
         guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 2 }) else {
           throw InputError("--shards '\(text)': expected shard counts of 2 or more, e.g. 4,8")
         }
+        guard Set(counts).count == counts.count else {
+          throw InputError("--shards '\(text)': a shard count is named twice (use --passes to repeat a split)")
+        }
         shards = counts.compactMap { $0 }
       case "--passes":
         let text = try value(argument, &remaining)

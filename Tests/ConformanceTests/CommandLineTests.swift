@@ -95,6 +95,7 @@ struct CommandLineTests {
       (["bench", "--shards", "8", "--passes", "0"], "--passes '0'"),
       (["bench", "--shards", "8", "--passes", "two"], "--passes 'two'"),
       (["bench", "--passes", "2"], "--passes repeats the shards of --shards"),
+      (["bench", "--shards", "8,4,8"], "a shard count is named twice"),
     ]
   }
 

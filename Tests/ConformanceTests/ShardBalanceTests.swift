@@ -115,6 +115,34 @@ struct ShardBalanceTests {
     let three = Benchmark.Split(count: 2, passes: [first, second, third])
     #expect(three.shards.map(\.wall) == [52, 53] && three.shards.map(\.cpu) == [102, 103])
     #expect(three.figures.slowest == 53 && three.merge.wall == 4.2 && abs(three.figures.night - 57.2) < 1e-12)
+    // The shards' CPU is held against the mean of the single runs before and after them.
+    let report = Benchmark.ShardReport(date: "d", machine: "m", singles: [run("single run", 400, 800),
+                                                                       run("single run, after", 410, 812)],
+                                       splits: [split])
+    #expect(report.single.wall == 405 && report.single.cpu == 806)
+    #expect(report.rows.contains { $0.target.contains("CPU added up") && $0.measured == "210 s / 806 s = 0.261 ×" })
+  }
+
+  @Test("bench --shards runs every other pass backwards, splits and shards, so a drift falls on all alike")
+  func benchSchedule() {
+    let schedule = Benchmark.schedule([8, 4], passes: 2)
+    #expect(schedule.map(\.count) == [8, 4, 4, 8])
+    #expect(schedule.map(\.pass) == [1, 1, 2, 2])
+    #expect(schedule.map(\.shards) == [Array(1...8), [1, 2, 3, 4], [4, 3, 2, 1], [8, 7, 6, 5, 4, 3, 2, 1]])
+    // By hand, with each pass's merge after its shards: 28 runs, and every shard of either
+    // split sits at positions averaging 13 (shard k of 8 at k − 1 and 27 − k; of 4 at 8 + k and 18 − k).
+    var positions: [String: [Int]] = [:]
+    var position = 0
+    for (count, _, shards) in schedule {
+      for shard in shards {
+        positions["\(shard)/\(count)", default: []].append(position)
+        position += 1
+      }
+      position += 1
+    }
+    #expect(position == 28 && positions.count == 12)
+    #expect(positions.values.allSatisfy { $0.reduce(0, +) == 26 })
+    #expect(Benchmark.schedule([8], passes: 3).map(\.shards) == [Array(1...8), Array((1...8).reversed()), Array(1...8)])
   }
 
   @Test("--shard auto reads each CI's own variables, 1-based or 0-based",

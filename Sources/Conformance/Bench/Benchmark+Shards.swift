@@ -1,10 +1,11 @@
 import Foundation
 
 /// `bench --shards 4,8`: the nightly as a CI matrix would run it, on this one machine. The
-/// full sweep once whole, whose step records refresh the cost model the shards are cut by
+/// full sweep whole, whose step records refresh the cost model the shards are cut by
 /// (`Corpora/step-costs.json`), then each shard of each split alone, one after another, then
-/// their merge, each in a process of its own under GNU time: wall, CPU (the process and its
-/// workers) and peak RSS. A split's night on N runners is its slowest shard plus the merge.
+/// their merge, then the full sweep whole again; each in a process of its own under GNU
+/// time: wall, CPU (the process and its workers) and peak RSS. A split's night on N runners
+/// is its slowest shard plus the merge.
 extension Benchmark {
   /// One timed process.
   public struct Measured: Sendable {
@@ -64,8 +65,9 @@ extension Benchmark {
   /// shared machine a minute can run a tenth or more slower than the next (one bench's shard
   /// 3/4 spent 233 CPU-s on the cases it had done in 202 a pass before), and shards run one
   /// after another, so one pass's slowest shard is as often the slowest minute as the
-  /// largest slice. Passes run 1…N, then 1…N again, so a slow stretch falls on other shards
-  /// each pass; every pass's own figures are reported beside the medians.
+  /// largest slice. Passes alternate their order (`schedule`), so a machine slowing or
+  /// speeding up through the bench falls on every shard alike; every pass's own figures are
+  /// reported beside the medians.
   public struct Split: Sendable {
     public var count: Int
     public var passes: [Pass]
@@ -106,8 +108,22 @@ extension Benchmark {
   public struct ShardReport: Sendable {
     public var date: String
     public var machine: String
-    public var single: Measured
+    /// The full sweep whole, before the shards and after them.
+    public var singles: [Measured]
     public var splits: [Split]
+    /// The single runs' mean: what the shards' CPU is held against. The shards ran between
+    /// the two, each split's passes as much before the middle as after it, so a drift of the
+    /// machine through the bench cancels (one bench's shards spent 1.000 × and the next's
+    /// 1.055 × one single run of the same code, 802 and 801 CPU-s).
+    public var single: Measured {
+      var mean = singles[0]
+      let count = Double(singles.count)
+      mean.wall = singles.map(\.wall).reduce(0, +) / count
+      mean.cpu = singles.map(\.cpu).reduce(0, +) / count
+      mean.peakMB = singles.map(\.peakMB).max() ?? mean.peakMB
+      if singles.count > 1 { mean.name = "single (mean)" }
+      return mean
+    }
     public var overhead: Overhead? { Overhead(splits.flatMap { $0.passes.flatMap(\.shards) }) }
 
     /// The targets, each with what was measured and whether it holds.
@@ -138,7 +154,8 @@ extension Benchmark {
         String(format: "  %-14@ %7.1f s wall %7.1f s CPU %6.0f MB peak, exit %d", run.name, run.wall, run.cpu,
                run.peakMB, run.status)
       }
-      lines.append(line(single))
+      lines += singles.map(line)
+      if singles.count > 1 { lines.append(line(single)) }
       for split in splits {
         let figures = split.figures
         let passes = split.passes.count
@@ -187,6 +204,7 @@ extension Benchmark {
       }
       return .object([
         ("date", .string(date)), ("machine", .string(machine)), ("single", run(single)),
+        ("singles", .array(singles.map(run))),
         ("splits", .array(splits.map { split in
           let figures = split.figures
           return .object([("count", .int(split.count)), ("shards", .array(split.shards.map(run))),
@@ -207,8 +225,21 @@ extension Benchmark {
   /// The full sweep's arguments.
   static let fullSweep = ["--locales", "all", "--calendars", "all", "--first-weekdays", "all", "--time-zones", "all"]
 
-  /// Runs the full sweep whole, then each split's shards and merge, `passes` times; `log`
-  /// hears each run.
+  /// The order the shards run in: pass by pass, each split's shards 1…N, then its merge;
+  /// every other pass takes the splits and their shards backwards (N…1), so over two passes
+  /// each shard and each split sits as far from the bench's middle on one side as on the
+  /// other. Each element is a split's count, its pass (1-based) and its shards in order.
+  static func schedule(_ counts: [Int], passes: Int) -> [(count: Int, pass: Int, shards: [Int])] {
+    (1...max(passes, 1)).flatMap { pass in
+      let forward = pass % 2 == 1
+      return (forward ? counts : counts.reversed()).map { count in
+        (count, pass, forward ? Array(1...count) : Array((1...count).reversed()))
+      }
+    }
+  }
+
+  /// Runs the full sweep whole, then each split's shards and merge, `passes` times
+  /// (`schedule`), then the full sweep whole again; `log` hears each run.
   public static func shards(_ counts: [Int], passes: Int = 1, corporaDirectory: URL, jobs: Int,
                             log: (String) -> Void) throws -> ShardReport {
     let scratch = FileManager.default.temporaryDirectory
@@ -223,31 +254,29 @@ extension Benchmark {
     let file = corporaDirectory.appendingPathComponent(StepCosts.fileName)
     try costs.encoded().write(to: file, options: .atomic)
     log("refreshed \(file.path) from the single run (digest \(costs.digest))")
-    var splits: [Split] = []
-    for count in counts {
-      var done: [Pass] = []
-      for pass in 1...passes {
-        var shards: [Measured] = []
-        var directories: [String] = []
-        for index in 1...count {
-          let out = scratch.appendingPathComponent("split-\(count)-shard-\(index)").path
-          directories.append(out)
-          var run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
-          (run.evaluationCPU, run.nonPassing) = try evaluation(URL(fileURLWithPath: out))
-          log(String(format: "shard %d/%d%@: %.1f s, %.0f s CPU", index, count,
-                     passes > 1 ? " (pass \(pass))" : "", run.wall, run.cpu))
-          shards.append(run)
-        }
-        let merged = scratch.appendingPathComponent("split-\(count)-merged").path
-        let merge = try measured("merge of \(count)", ["merge"] + directories + ["--out", merged])
-        log(String(format: "merge of %d: %.1f s", count, merge.wall))
-        done.append(Pass(shards: shards, merge: merge))
-        for directory in directories + [merged] { try? FileManager.default.removeItem(atPath: directory) }
+    try? FileManager.default.removeItem(at: singleOut)
+    var done: [Int: [Pass]] = [:]
+    for (count, pass, order) in schedule(counts, passes: passes) {
+      var shards: [Int: Measured] = [:]
+      for index in order {
+        let out = scratch.appendingPathComponent("split-\(count)-shard-\(index)").path
+        var run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
+        (run.evaluationCPU, run.nonPassing) = try evaluation(URL(fileURLWithPath: out))
+        log(String(format: "shard %d/%d%@: %.1f s, %.0f s CPU", index, count,
+                   passes > 1 ? " (pass \(pass))" : "", run.wall, run.cpu))
+        shards[index] = run
       }
-      splits.append(Split(count: count, passes: done))
+      let directories = (1...count).map { scratch.appendingPathComponent("split-\(count)-shard-\($0)").path }
+      let merged = scratch.appendingPathComponent("split-\(count)-merged").path
+      let merge = try measured("merge of \(count)", ["merge"] + directories + ["--out", merged])
+      log(String(format: "merge of %d: %.1f s", count, merge.wall))
+      done[count, default: []].append(Pass(shards: (1...count).compactMap { shards[$0] }, merge: merge))
+      for directory in directories + [merged] { try? FileManager.default.removeItem(atPath: directory) }
     }
+    let again = try measured("single run, after", common + ["--out", singleOut.path])
+    log(String(format: "single run again: %.1f s, %.0f s CPU", again.wall, again.cpu))
     return ShardReport(date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
-                       single: single, splits: splits)
+                       singles: [single, again], splits: counts.map { Split(count: $0, passes: done[$0] ?? []) })
   }
 
   /// A finished run's evaluation CPU (its steps' `cpuSeconds`) and its cases that did not pass.
