@@ -98,6 +98,36 @@ struct BreakerTests {
     #expect(throws: InputError.self) { try WorkerLimits.fromEnvironment(["CONFORMANCE_STEP_TIMEOUT": "-1"]) }
   }
 
+  @Test("the watchdog times a case from the first poll that sees it: CPU past the limit, or wall past its own")
+  func watchdogPolls() {
+    let watch = CaseWatch()
+    let start = ContinuousClock.now
+    let limit = CaseLimit(cpu: 1, wall: 3)
+    // Nothing running: nothing to stop, nothing timed.
+    #expect(watch.poll(cpu: 50, wall: start) == nil)
+    watch.begin(step: 4, position: 7, limit: limit)
+    // First sight at 100 s of thread CPU; 0.5 s later it is within its limit.
+    #expect(watch.poll(cpu: 100, wall: start) == nil)
+    #expect(watch.poll(cpu: 100.5, wall: start + .milliseconds(500)) == nil)
+    // 1.2 s of CPU since first sight is past 1 s: stopped, with what it spent.
+    let note = watch.poll(cpu: 101.2, wall: start + .milliseconds(1300))
+    #expect(note?.step == 4 && note?.position == 7 && note?.limit == limit)
+    #expect(abs((note?.cpuSeconds ?? 0) - 1.2) < 1e-9 && abs((note?.wallSeconds ?? 0) - 1.3) < 1e-9)
+    watch.end()
+    #expect(watch.poll(cpu: 200, wall: start + .seconds(10)) == nil)
+    // The slowest case seen, once; then nothing until another is seen.
+    #expect(abs(watch.takeSlowest() - 1.2) < 1e-9 && watch.takeSlowest() == 0)
+    // A case that blocks spends no CPU: its wall time stops it (3.5 s past first sight).
+    watch.begin(step: 5, position: 0, limit: limit)
+    #expect(watch.poll(cpu: 300, wall: start) == nil)
+    #expect(watch.poll(cpu: 300, wall: start + .seconds(2)) == nil)
+    #expect(abs((watch.poll(cpu: 300, wall: start + .milliseconds(3500))?.wallSeconds ?? 0) - 3.5) < 1e-9)
+    // A new case is timed afresh: the previous one's first sight does not carry over.
+    watch.begin(step: 5, position: 1, limit: limit)
+    #expect(watch.poll(cpu: 400, wall: start + .seconds(20)) == nil)
+    #expect(watch.poll(cpu: 400.9, wall: start + .seconds(21)) == nil)
+  }
+
   @Test("a fault's signature is what stopped the case and the executable's frame, without the column")
   func signatures() {
     // Swift 6.3's backtracer, abridged: a hang stopped in ICU, called from the subject.

@@ -60,12 +60,12 @@ public enum Worker {
       }
       cases.step = request.step
       cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
-      cases.resetSlowest()
+      _ = cases.takeSlowestCPU()
       let record = Runner.evaluate(step, check: checks[check], context: context,
                                    triage: triage, review: review, zoneClasses: zoneClasses,
                                    recordAll: options.record == .all, positions: request.positions,
                                    observer: cases)
-      var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.slowestCPU,
+      var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.takeSlowestCPU(),
                               caseLines: record.cases.count)
       if record.cases.contains(where: { $0.status == .waived }) {
         reply.actualDigests = record.cases.map { $0.status == .waived ? $0.outcome.actual.digestText : nil }
