@@ -76,12 +76,14 @@ enum Help {
     OPTIONS:
       --quick                 the core corpus only
       --shards <N,...>        instead: the full sweep once whole, then each shard of each split
-                              alone, one after another, and their merge: each shard's wall,
-                              CPU and peak RSS, the imbalance and the night on N runners
-                              (Reports/bench-shards.json)
-      --passes <p>            with --shards: run each split's shards p times, pass after pass
-                              (1…N, then 1…N again), each pass merged; figures are each shard's
-                              median over the passes, each pass also shown (default 1)
+                              alone, one after another, and their merge, then the full sweep
+                              whole again: each shard's wall, CPU and peak RSS, the imbalance,
+                              the night on N runners and the shards' CPU against the two
+                              single runs' mean (Reports/bench-shards.json)
+      --passes <p>            with --shards: run each split's shards p times, each pass merged,
+                              every other pass backwards (splits and shards, N…1); figures are
+                              each shard's median over the passes, each pass also shown
+                              (default 1)
       --jobs <n>              threads (default: the number of cores)
       --out <file>            where the JSON goes (default: Reports/bench.json)
     """
