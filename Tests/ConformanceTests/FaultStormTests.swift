@@ -83,17 +83,17 @@ struct BreakerTests {
   func limits() throws {
     // 10 s of CPU by default, 30 s of wall: five times the full sweep's slowest case.
     var limits = WorkerLimits()
-    #expect(limits.caseLimit("same-day-closing") == CaseLimit(cpu: 10, wall: 30))
+    #expect(limits.caseLimit == CaseLimit(cpu: 10, wall: 30))
     // A slow case seen before does not raise the next one's limit (it used to: 50 × it).
     limits.observe("same-day-closing", slowestCaseCPU: 1.2, jobSeconds: 2)
-    #expect(limits.caseLimit("same-day-closing") == CaseLimit(cpu: 10, wall: 30))
+    #expect(limits.caseLimit == CaseLimit(cpu: 10, wall: 30))
     // A request: 60 s, or twice the wall limit + 10 s (70), or 20 × the longest request.
     #expect(limits.jobLimit("month-days") == 70)
     limits.observe("month-days", slowestCaseCPU: 0.1, jobSeconds: 5)
     limits.observe("month-days", slowestCaseCPU: 0.05, jobSeconds: 1)
     #expect(limits.jobLimit("month-days") == 100)
     let fromEnvironment = try WorkerLimits.fromEnvironment(["CONFORMANCE_CASE_TIMEOUT": "0.5"])
-    #expect(fromEnvironment.caseLimit("x") == CaseLimit(cpu: 0.5, wall: 1.5))
+    #expect(fromEnvironment.caseLimit == CaseLimit(cpu: 0.5, wall: 1.5))
     #expect(fromEnvironment.jobLimit("x") == 60)
     #expect(throws: InputError.self) { try WorkerLimits.fromEnvironment(["CONFORMANCE_STEP_TIMEOUT": "-1"]) }
   }

@@ -360,7 +360,7 @@ public final class IsolatedRunner: Sendable {
   /// Asks `worker` for `job` and files what comes of it; `false` when the worker is gone.
   private func ask(_ worker: WorkerProcess, _ job: Job) -> Bool {
     let check = plan.checks[step(job.step).checkIndex].id
-    let (limit, timeout) = schedule.update { ($0.limits.caseLimit(check), $0.limits.jobLimit(check)) }
+    let (limit, timeout) = schedule.update { ($0.limits.caseLimit, $0.limits.jobLimit(check)) }
     let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step(job.step)), positions: job.positions,
                                 limit: limit)
     switch worker.ask(request, timeout: timeout) {

@@ -45,12 +45,10 @@ struct WorkerLimits: Sendable {
 
   /// The same for every case of every check: a verdict must not depend on what its worker
   /// happened to evaluate before.
-  func caseLimit(_ check: String) -> CaseLimit {
-    CaseLimit(cpu: caseCPU, wall: wallFactor * caseCPU)
-  }
+  var caseLimit: CaseLimit { CaseLimit(cpu: caseCPU, wall: wallFactor * caseCPU) }
 
   func jobLimit(_ check: String) -> Double {
-    max(jobFloor, jobFactor * longestJob[check, default: 0], 2 * caseLimit(check).wall + 10)
+    max(jobFloor, jobFactor * longestJob[check, default: 0], 2 * caseLimit.wall + 10)
   }
 
   mutating func observe(_ check: String, slowestCaseCPU: Double, jobSeconds: Double) {
@@ -65,7 +63,7 @@ struct WorkerLimits: Sendable {
         + "that in wall time, whatever ran before it; the breaker trips after \(breaker.threshold) faults in a row in "
         + "one check and calendar",
       checks: checks.map { check in
-        let limit = caseLimit(check)
+        let limit = caseLimit
         return IsolationSummary.CheckLimits(
           check: check, slowestCaseCPUSeconds: slowestCase[check, default: 0],
           caseCPULimitSeconds: limit.cpu, caseWallLimitSeconds: limit.wall,
