@@ -79,7 +79,9 @@ enum Help {
                               alone, one after another, and their merge, then the full sweep
                               whole again: each shard's wall, CPU and peak RSS, the imbalance,
                               the night on N runners and the shards' CPU against the two
-                              single runs' mean (Reports/bench-shards.json)
+                              single runs' mean (Reports/bench-shards.json); before each run,
+                              a fixed reference workload (Foundation's Chinese calendar at
+                              Asia/Chita) is timed, so a slow stretch of the machine shows
       --passes <p>            with --shards: run each split's shards p times, each pass merged,
                               every other pass backwards (splits and shards, N…1); figures are
                               each shard's median over the passes, each pass also shown

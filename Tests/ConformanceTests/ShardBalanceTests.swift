@@ -123,6 +123,49 @@ struct ShardBalanceTests {
     #expect(report.rows.contains { $0.target.contains("CPU added up") && $0.measured == "210 s / 806 s = 0.261 ×" })
   }
 
+  @Test("the reference workload asks Foundation what libicu answers: its pairs straddle Chita's midnights")
+  func referenceWorkload() throws {
+    let pairs = ReferenceWorkload.pairs(count: 2_000)
+    // Expected from libicu: a pair is on two days when Asia/Chita's local dates differ.
+    let chita = try ZoneTimeline(zone: "Asia/Chita")
+    let expected = try pairs.filter { pair in
+      try chita.localDay(at: pair.0.timeIntervalSince1970 * 1000) != chita.localDay(at: pair.1.timeIntervalSince1970 * 1000)
+    }.count
+    // By hand: Chita kept UTC+8 all through January 2015, so its midnights fall at 16:00Z,
+    // minute 960 + 1,440 k of the year. A pair (17 i, 17 i + 97) is on two days when a midnight
+    // M has 17 i in [M − 97, M): 5 or 6 instants a midnight, over the 24 midnights up to the
+    // last pair's end (1,999 × 17 + 97 = 34,080 = 960 + 1,440 × 23), which only that pair crosses.
+    let byHand = (0...23).map { k in
+      let midnight = 960 + 1_440 * k
+      return (0..<2_000).filter { (midnight - 97..<midnight).contains(17 * $0) }.count
+    }
+    #expect(byHand.dropLast().allSatisfy { (5...6).contains($0) } && byHand.last == 1)
+    #expect(expected == byHand.reduce(0, +))
+    #expect(ReferenceWorkload.differentDays(pairs) == expected)
+    #expect(ReferenceWorkload.measure() > 0)
+  }
+
+  @Test("bench: each run's reference beside it, a shard's median over passes, the machine's spread through the bench")
+  func benchReference() {
+    func run(_ name: String, _ wall: Double, _ reference: Double) -> Benchmark.Measured {
+      Benchmark.Measured(name: name, wall: wall, cpu: 2 * wall, peakMB: 100, status: 1, reference: reference)
+    }
+    let first = Benchmark.Pass(shards: [run("shard 1/2", 60, 0.36), run("shard 2/2", 50, 0.30)], merge: run("merge", 5, 0.31))
+    let second = Benchmark.Pass(shards: [run("shard 1/2", 52, 0.32), run("shard 2/2", 58, 0.34)], merge: run("merge", 4, 0.33))
+    let split = Benchmark.Split(count: 2, passes: [first, second])
+    // By hand: shard 1's references 0.36 and 0.32 → 0.34; shard 2's 0.30, 0.34 → 0.32; merges 0.32.
+    #expect(split.shards.map { ($0.reference! * 1000).rounded() } == [340, 320])
+    #expect((split.merge.reference! * 1000).rounded() == 320)
+    let report = Benchmark.ShardReport(date: "d", machine: "m", singles: [run("single run", 400, 0.33),
+                                                                       run("single run, after", 410, 0.35)],
+                                       splits: [split])
+    // Eight runs, fastest 0.30, slowest 0.36 (1.2 ×); sorted 0.30 0.31 0.32 0.33 0.33 0.34 0.35 0.36 → median 0.33.
+    #expect(report.machineSpeed == "the machine through the bench: the reference workload took 0.300–0.360 CPU-s "
+      + "before a run (median 0.330), the slowest 1.200 × the fastest")
+    #expect(report.lines.contains { $0.hasPrefix("  shard 1/2 #1") && $0.hasSuffix(", reference 0.360 s") })
+    #expect(report.lines.contains("  " + report.machineSpeed!))
+  }
+
   @Test("bench --shards runs every other pass backwards, splits and shards, so a drift falls on all alike")
   func benchSchedule() {
     let schedule = Benchmark.schedule([8, 4], passes: 2)

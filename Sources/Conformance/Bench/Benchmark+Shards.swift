@@ -18,6 +18,8 @@ extension Benchmark {
     /// not pass: what the process spent beyond evaluating is the rest of `cpu`.
     public var evaluationCPU: Double?
     public var nonPassing: Int?
+    /// `ReferenceWorkload`'s CPU seconds just before this run: how fast the machine ran then.
+    public var reference: Double?
   }
 
   /// What shards spend beyond evaluating their cases, fitted over every shard measured:
@@ -82,6 +84,8 @@ extension Benchmark {
         run.cpu = Self.median(runs.map(\.cpu))
         run.peakMB = runs.map(\.peakMB).max() ?? run.peakMB
         run.status = runs.map(\.status).max() ?? run.status
+        let references = runs.compactMap(\.reference)
+        run.reference = references.count == runs.count ? Self.median(references) : nil
         return run
       }
     }
@@ -90,6 +94,8 @@ extension Benchmark {
       var merge = passes[0].merge
       merge.wall = Self.median(passes.map(\.merge.wall))
       merge.cpu = Self.median(passes.map(\.merge.cpu))
+      let references = passes.compactMap(\.merge.reference)
+      merge.reference = references.count == passes.count ? Self.median(references) : nil
       return merge
     }
 
@@ -126,6 +132,21 @@ extension Benchmark {
     }
     public var overhead: Overhead? { Overhead(splits.flatMap { $0.passes.flatMap(\.shards) }) }
 
+    /// Every run measured, in the order they ran.
+    var runs: [Measured] {
+      singles.prefix(1) + splits.flatMap { $0.passes.flatMap { $0.shards + [$0.merge] } } + singles.dropFirst()
+    }
+
+    /// How far the machine's speed moved through the bench: the reference's fastest and
+    /// slowest round before a run, and their ratio (1.000 × on a machine that held still).
+    public var machineSpeed: String? {
+      let references = runs.compactMap(\.reference)
+      guard let fastest = references.min(), let slowest = references.max(), fastest > 0 else { return nil }
+      return String(format: "the machine through the bench: the reference workload took %.3f–%.3f CPU-s "
+                      + "before a run (median %.3f), the slowest %.3f × the fastest",
+                    fastest, slowest, Split.median(references), slowest / fastest)
+    }
+
     /// The issue's targets, each with what was measured and whether it holds.
     public var rows: [(target: String, measured: String, met: Bool)] {
       var rows: [(String, String, Bool)] = []
@@ -152,7 +173,7 @@ extension Benchmark {
       var lines = ["bench --shards \(date) on \(machine): the full sweep, release, each process alone"]
       func line(_ run: Measured) -> String {
         String(format: "  %-14@ %7.1f s wall %7.1f s CPU %6.0f MB peak, exit %d", run.name, run.wall, run.cpu,
-               run.peakMB, run.status)
+               run.peakMB, run.status) + (run.reference.map { String(format: ", reference %.3f s", $0) } ?? "")
       }
       lines += singles.map(line)
       if singles.count > 1 { lines.append(line(single)) }
@@ -183,6 +204,7 @@ extension Benchmark {
                               + "(least squares over %d shards; the cost model's perNonPassing is %.0f µs)",
                             overhead.perShard, overhead.perNonPassing, overhead.shards, StepCosts.defaultPerNonPassing))
       }
+      if let machineSpeed { lines.append("  " + machineSpeed) }
       lines += rows.map { "  \($0.met ? "✔" : "✘") \($0.target): \($0.measured)" }
       return lines
     }
@@ -194,6 +216,7 @@ extension Benchmark {
           ("peakMB", .double(run.peakMB)), ("status", .int(Int(run.status)))]
         if let cpu = run.evaluationCPU { members.append(("evaluationCPU", .double(cpu))) }
         if let count = run.nonPassing { members.append(("nonPassing", .int(count))) }
+        if let reference = run.reference { members.append(("referenceCPU", .double(reference))) }
         return .object(members)
       }
       var overheadMembers: [(String, JSONValue)] = []
@@ -262,8 +285,8 @@ extension Benchmark {
         let out = scratch.appendingPathComponent("split-\(count)-shard-\(index)").path
         var run = try measured("shard \(index)/\(count)", common + ["--shard", "\(index)/\(count)", "--out", out])
         (run.evaluationCPU, run.nonPassing) = try evaluation(URL(fileURLWithPath: out))
-        log(String(format: "shard %d/%d%@: %.1f s, %.0f s CPU", index, count,
-                   passes > 1 ? " (pass \(pass))" : "", run.wall, run.cpu))
+        log(String(format: "shard %d/%d%@: %.1f s, %.0f s CPU, reference %.3f s", index, count,
+                   passes > 1 ? " (pass \(pass))" : "", run.wall, run.cpu, run.reference ?? 0))
         shards[index] = run
       }
       let directories = (1...count).map { scratch.appendingPathComponent("split-\(count)-shard-\($0)").path }
@@ -292,11 +315,12 @@ extension Benchmark {
   /// This executable with `arguments` under GNU time: wall, user + system CPU (its waited-for
   /// workers included) and the largest process's peak RSS.
   static func measured(_ name: String, _ arguments: [String]) throws -> Measured {
+    let reference = ReferenceWorkload.measure()
     let (status, _, fields) = try underTime("%e %U %S %M", arguments)
     guard [0, 1].contains(status), fields.count == 4 else {
       throw HarnessError("bench: conformance \(arguments.joined(separator: " ")) exited \(status)")
     }
     return Measured(name: name, wall: fields[0], cpu: fields[1] + fields[2], peakMB: fields[3] / 1024,
-                    status: status)
+                    status: status, reference: reference)
   }
 }
