@@ -50,12 +50,26 @@ struct ShardTests {
     return text
   }
 
-  @Test("four shards, cut by cost, merged equal one run, timestamps and output path aside")
-  func mergeEqualsSingleRun() throws {
+  @Test("four shards, cut by cost, merged equal one run, timestamps and output path aside; with a baseline too",
+        arguments: [false, true])
+  func mergeEqualsSingleRun(againstBaseline: Bool) throws {
     let single = temporary("single")
     let shards = (1...4).map { temporary("shard\($0)") }
     let merged = temporary("merged")
-    defer { for url in [single, merged] + shards { try? FileManager.default.removeItem(at: url) } }
+    let base = temporary("baseline")
+    defer { for url in [single, merged, base] + shards { try? FileManager.default.removeItem(at: url) } }
+    // The baseline swept 2008…2010: its 2008 failures are gone from tonight's steps (removed),
+    // tonight's 2011 ones it never swept (new cases), the rest it judges case by case.
+    if againstBaseline {
+      var earlier = self.options(out: base, shard: nil)
+      earlier.request.years = 2008...2010
+      _ = try ConformanceRun.run(earlier)
+    }
+    func options(out: URL, shard: (Int, Int)?) -> RunOptions {
+      var options = self.options(out: out, shard: shard)
+      if againstBaseline { options.baseline = base.appendingPathComponent("results.json") }
+      return options
+    }
     let whole = try ConformanceRun.run(options(out: single, shard: nil))
     for (index, url) in shards.enumerated() {
       _ = try ConformanceRun.run(options(out: url, shard: (index + 1, 4)))
@@ -63,6 +77,12 @@ struct ShardTests {
     let result = try ShardMerge.run(shards, out: merged)
     #expect(result.cases == whole.cases)
     #expect(result.status == whole.status)
+    if againstBaseline {
+      // The baseline's every class that this selection can show is shown.
+      let classes = try ResultsDirectory(single, role: "test", as: RunRecord.self).record.baselineClasses
+      #expect(classes["removed", default: 0] > 0 && classes["new-case", default: 0] > 0
+        && classes["still-failing", default: 0] > 0, "\(classes)")
+    }
     // Each shard keeps the first cases of its own clusters whole; the merge must abridge
     // those that are not among the first of the whole run's, as the single run did.
     let wholeWaived = { (url: URL) throws -> Int in

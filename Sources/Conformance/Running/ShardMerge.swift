@@ -21,11 +21,13 @@ public enum ShardMerge {
     for (one, other) in zip(order, order.dropFirst()) where one.0 == other.0 {
       throw InputError("merge: step \(one.0) is in both \(shards[one.1].path) and \(shards[other.1].path)")
     }
-    let planned = Dictionary(
-      shards.flatMap(\.steps).compactMap { step in PlanStepSet.group(ofEncoded: step.plan).map { ($0, step.plan) } },
-      uniquingKeysWith: { a, _ in a })
+    // What each step swept, by its group: the baseline's removed cases are judged by it, so
+    // it is read only when there is a baseline.
     let baseline = try first.run.review.baseline.map { reference throws(InputError) in
-      try Baseline.load(URL(fileURLWithPath: reference.path), sweptBySteps: planned)
+      let planned = Dictionary(
+        shards.flatMap(\.steps).compactMap { step in PlanStepSet.group(ofEncoded: step.plan).map { ($0, step.plan) } },
+        uniquingKeysWith: { a, _ in a })
+      return try Baseline.load(URL(fileURLWithPath: reference.path), sweptBySteps: planned)
     }
     let staging = try directory.makeStaging()
     do {
