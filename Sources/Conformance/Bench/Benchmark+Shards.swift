@@ -172,7 +172,7 @@ extension Benchmark {
     public var lines: [String] {
       var lines = ["bench --shards \(date) on \(machine): the full sweep, release, each process alone"]
       func line(_ run: Measured) -> String {
-        String(format: "  %-14@ %7.1f s wall %7.1f s CPU %6.0f MB peak, exit %d", run.name, run.wall, run.cpu,
+        String(format: "  %-17@ %7.1f s wall %7.1f s CPU %6.0f MB peak, exit %d", run.name, run.wall, run.cpu,
                run.peakMB, run.status) + (run.reference.map { String(format: ", reference %.3f s", $0) } ?? "")
       }
       lines += singles.map(line)

@@ -1,16 +1,16 @@
 import Foundation
 
 /// A fixed piece of the work a shard spends most of its CPU on, timed in the bench's own
-/// process before each run it measures, so a reader can tell a slow stretch of the machine
-/// from slow code.
+/// process before each run it measures, so a reader can see whether the CPU itself ran
+/// slower when a run did (one bench: it did before some slow runs, not before all).
 ///
 /// On this shared machine one shard of the same code ran 56.4, 72.3 and 60.7 s in one bench,
 /// and the same full sweep 801 CPU-s one evening and 924 the next: the subject's own calls
 /// (Foundation's ICU) run a tenth to a quarter slower in some stretches. The reference is such
 /// calls and nothing of ours: Foundation's `isDate(_:inSameDayAs:)` in the Chinese calendar at
 /// Asia/Chita (the calendar and call of `same-day-closing`, a shard's costliest check) over the
-/// same pairs of instants every time. Its CPU seconds are the stretch's speed; its ratio from
-/// one run to the next is the machine's drift, not the code's.
+/// same pairs of instants every time: its ratio from one run to the next is the machine's
+/// drift, not the code's.
 public enum ReferenceWorkload {
   /// Instants every 17 minutes from 2015-01-01T00:00Z, each paired with the one 97 minutes on.
   /// Not the weeks around Chita's 2014-10-26 change from UTC+10 to UTC+8: there Foundation's
@@ -37,7 +37,7 @@ public enum ReferenceWorkload {
     return pairs.reduce(0) { count, pair in count + (calendar.isDate(pair.0, inSameDayAs: pair.1) ? 0 : 1) }
   }
 
-  /// The pairs one round asks about: 15,000, about 0.32 CPU-s on this machine (21 µs a call).
+  /// The pairs one round asks about: 15,000, 0.18–0.26 CPU-s a round in one bench on this machine.
   static let roundPairs = pairs(count: 15_000)
   /// ICU fills its Chinese-calendar caches on first use: the first round is not timed.
   private static let warmed: Int = differentDays(roundPairs)
