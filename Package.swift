@@ -31,12 +31,14 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // Header-only: glibc's mallopt, which the merge tunes.
+    .systemLibrary(name: "CMalloc"),
     .target(name: "PickerLogic"),
     .target(name: "ICUOracle", dependencies: ["ICUShim"]),
     .target(name: "Conformance", dependencies: ["PickerLogic", "ICUOracle", "CZlib"]),
     // The `conformance` command. Its module gets its own name: a module `conformance` cannot
     // import the library `Conformance` (the names differ only in case).
-    .executableTarget(name: "ConformanceCLI", dependencies: ["Conformance"],
+    .executableTarget(name: "ConformanceCLI", dependencies: ["Conformance", "CMalloc"],
                       path: "Sources/conformance"),
     .target(name: "ConformanceKit", dependencies: ["Conformance", "PickerLogic"]),
     .testTarget(name: "PickerLogicTests", dependencies: ["PickerLogic"]),

@@ -1,3 +1,4 @@
+import CMalloc
 import Conformance
 import Foundation
 
@@ -70,6 +71,10 @@ func execute(_ command: Command) throws -> ExitStatus {
     print(report.lines.joined(separator: "\n"))
     return report.passed ? .clean : .unexpected
   case .merge(let shards, let out):
+    // No fastbins: a merge frees a shard's batch of case lines while the next is read, and
+    // glibc's malloc and free were a tenth of its CPU (`perf record`); without fastbins the
+    // same 8 shards of the full sweep merge in 0.89–0.90 × the wall (Scripts/ab-time.sh, 5 runs, twice).
+    _ = mallopt(M_MXFAST, 0)
     let result = try ShardMerge.run(shards, out: out)
     print(result.summary.joined(separator: "\n"))
     if let reason = result.reason { printError(reason) }
