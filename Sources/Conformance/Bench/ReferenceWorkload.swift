@@ -13,9 +13,9 @@ import Foundation
 /// drift, not the code's.
 public enum ReferenceWorkload {
   /// Instants every 17 minutes from 2015-01-01T00:00Z, each paired with the one 97 minutes on.
-  /// Not the weeks around Chita's 2014-10-26 change from UTC+10 to UTC+8: there Foundation's
-  /// Chinese calendar spends about 6 ms a call on its first pass over a day (21 µs here), so a
-  /// round's time would say more about its caches than about the machine.
+  /// Not the days around Chita's 2014-10-26 change from UTC+10 to UTC+8: over 2014-10-20…31
+  /// Foundation's Chinese calendar spent 6.2 ms a call on average (80 µs over 10-20…23, 21 µs
+  /// here; a `swiftc -O` loop), so a round would time that one slow path, not the machine.
   static func pairs(count: Int) -> [(Date, Date)] {
     let start = 1_420_070_400.0
     return (0..<count).map { index in
