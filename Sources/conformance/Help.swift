@@ -81,7 +81,7 @@ enum Help {
                               the night on N runners and the shards' CPU against the two
                               single runs' mean (Reports/bench-shards.json); before each run,
                               a fixed reference workload (Foundation's Chinese calendar at
-                              Asia/Chita) is timed, so a slow stretch of the machine shows
+                              Asia/Chita) is timed and shown beside it: how fast the CPU ran
       --passes <p>            with --shards: run each split's shards p times, each pass merged,
                               every other pass backwards (splits and shards, N…1); figures are
                               each shard's median over the passes, each pass also shown

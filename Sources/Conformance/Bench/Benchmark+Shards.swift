@@ -84,8 +84,7 @@ extension Benchmark {
         run.cpu = Self.median(runs.map(\.cpu))
         run.peakMB = runs.map(\.peakMB).max() ?? run.peakMB
         run.status = runs.map(\.status).max() ?? run.status
-        let references = runs.compactMap(\.reference)
-        run.reference = references.count == runs.count ? Self.median(references) : nil
+        run.reference = Self.medianReference(runs)
         return run
       }
     }
@@ -94,9 +93,14 @@ extension Benchmark {
       var merge = passes[0].merge
       merge.wall = Self.median(passes.map(\.merge.wall))
       merge.cpu = Self.median(passes.map(\.merge.cpu))
-      let references = passes.compactMap(\.merge.reference)
-      merge.reference = references.count == passes.count ? Self.median(references) : nil
+      merge.reference = Self.medianReference(passes.map(\.merge))
       return merge
+    }
+
+    /// The runs' median reference, when every one of them was timed against it.
+    static func medianReference(_ runs: [Measured]) -> Double? {
+      let references = runs.compactMap(\.reference)
+      return references.count == runs.count ? median(references) : nil
     }
 
     /// The middle value, or the mean of the middle two.
