@@ -201,6 +201,47 @@ struct InterruptionTests {
     #expect(processes(naming: out.path).isEmpty)
   }
 
+  @Test("Ctrl-C (SIGINT to the bench's process group) or SIGTERM on `bench --shards`: the sweep under it stops too, and its directory goes",
+        arguments: [SIGINT, SIGTERM])
+  func interruptedBench(signal number: Int32) throws {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-bench-interrupt-\(getpid())-\(number)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    // A copy of the corpora: a bench that went on would refit the model in it.
+    let copy = scratch.appendingPathComponent("Corpora")
+    try FileManager.default.copyItem(at: corpora, to: copy)
+    let report = scratch.appendingPathComponent("bench-shards.json")
+    let (process, error) = try start(["bench", "--shards", "2", "--corpora", copy.path, "--out", report.path])
+    let runs = "conformance-bench-shards-\(process.processIdentifier)"
+    // Its first run, the full sweep whole under GNU time, is under way.
+    let deadline = Date().addingTimeInterval(30)
+    while processes(naming: runs + "/single").count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    try #require(processes(naming: runs + "/single").count >= 2, "the bench's single run never started")
+    Thread.sleep(forTimeInterval: 1)
+    let signalled = ContinuousClock.now
+    // A terminal's Ctrl-C goes to the foreground process group: the bench's own here
+    // (Foundation starts a child in a group of its own), not its children's.
+    if number == SIGINT, kill(-process.processIdentifier, number) != 0 { kill(process.processIdentifier, number) }
+    if number == SIGTERM { kill(process.processIdentifier, number) }
+    while process.isRunning && ContinuousClock.now - signalled < .seconds(10) { usleep(10_000) }
+    let elapsed = ContinuousClock.now - signalled
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    Thread.sleep(forTimeInterval: 0.5)
+    let left = processes(naming: runs)
+    // A regression must not leave a full sweep running on the test machine.
+    for pid in left { kill(pid, SIGKILL) }
+    #expect(left.isEmpty, "\(left.count) processes of the bench's runs outlived it")
+    #expect(elapsed < .seconds(3), "ended \(elapsed) after the signal")
+    #expect(process.terminationStatus == 128 + number)
+    #expect(text.contains("interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM")"), "\(text)")
+    #expect(!FileManager.default.fileExists(
+      atPath: FileManager.default.temporaryDirectory.appendingPathComponent(runs).path))
+    #expect(!FileManager.default.fileExists(atPath: report.path))
+  }
+
   /// A report directory holding a previous run's results.json (a sentinel).
   func previousReports(_ name: String) throws -> (parent: URL, out: URL, sentinel: URL) {
     let parent = FileManager.default.temporaryDirectory.appendingPathComponent(name)

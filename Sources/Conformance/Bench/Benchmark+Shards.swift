@@ -269,10 +269,8 @@ extension Benchmark {
   /// (`schedule`), then the full sweep whole again; `log` hears each run.
   public static func shards(_ counts: [Int], passes: Int = 1, corporaDirectory: URL, jobs: Int,
                             log: (String) -> Void) throws -> ShardReport {
-    let scratch = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-bench-shards-\(getpid())")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    let scratch = try makeScratch("conformance-bench-shards")
+    defer { removeScratch(scratch) }
     let common = ["--corpora", corporaDirectory.path, "--jobs", String(jobs)] + fullSweep
     let singleOut = scratch.appendingPathComponent("single")
     let single = try measured("single run", common + ["--out", singleOut.path])

@@ -108,9 +108,8 @@ public enum Benchmark {
   /// Runs the benchmark; `log` receives a line per finished phase.
   public static func run(corporaDirectory: URL, quick: Bool, jobs: Int,
                          log: (String) -> Void) throws -> Report {
-    let scratch = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-bench-\(getpid())")
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    let scratch = try makeScratch("conformance-bench")
+    defer { removeScratch(scratch) }
     let waivers = corporaDirectory.appendingPathComponent(Corpus.Files.waivers)
 
     func options(_ request: CorpusRequest, _ name: String) -> RunOptions {
@@ -352,8 +351,32 @@ public enum Benchmark {
     process.standardError = FileHandle.nullDevice
     let clock = ContinuousClock.now
     try process.run()
+    // Foundation starts the child in a process group of its own, so a Ctrl-C reaches the
+    // bench alone: it is passed on to the group (GNU time and the run under it, which stops
+    // its workers and removes its staging), else the run went on for minutes unwatched.
+    let child = process.processIdentifier
+    let token = Interruption.register {
+      let number = Interruption.received == 0 ? SIGTERM : Interruption.received
+      if kill(-child, number) != 0 { kill(child, number) }
+    }
     process.waitUntilExit()
+    Interruption.unregister(token)
+    try Interruption.check()
     return (process.terminationStatus, (ContinuousClock.now - clock).seconds)
+  }
+
+  /// A directory the bench writes runs into, which an interruption's forced exit (it runs no
+  /// `defer`) removes too; `removeScratch` it when done.
+  static func makeScratch(_ name: String) throws -> URL {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    Interruption.registerCleanup(scratch.path) { try? FileManager.default.removeItem(at: scratch) }
+    return scratch
+  }
+
+  static func removeScratch(_ scratch: URL) {
+    Interruption.unregisterCleanup(scratch.path)
+    try? FileManager.default.removeItem(at: scratch)
   }
 
   static func machineDescription() -> String {
