@@ -464,8 +464,11 @@ class Run:
 
 
 class Comparison:
-    def __init__(self, show: int):
+    def __init__(self, show: int, strip_pattern_prefix: Optional[str] = None):
         self.show = show
+        # A pattern that began with this text, on either side, is compared without it.
+        self.strip_pattern_prefix = strip_pattern_prefix
+        self.stripped = collections.Counter()
         self.before: Dict[str, Case] = {}
         self.duplicates = {"before": [], "after": []}
         self.duplicate_counts = collections.Counter()
@@ -483,12 +486,21 @@ class Comparison:
         if len(self.duplicates[side]) < self.show:
             self.duplicates[side].append(case_id)
 
+    def _stripped(self, side: str, case: Case) -> Case:
+        prefix = self.strip_pattern_prefix
+        if prefix and case.pattern and case.pattern.startswith(prefix):
+            self.stripped[side] += 1
+            return case._replace(pattern=case.pattern[len(prefix):])
+        return case
+
     def add_before(self, case_id: str, case: Case, _obj) -> None:
+        case = self._stripped("before", case)
         if case_id in self.before:
             self._duplicate("before", case_id)
         self.before[case_id] = case
 
     def add_after(self, case_id: str, after: Case, _obj) -> None:
+        after = self._stripped("after", after)
         if case_id in self.after_seen:
             self._duplicate("after", case_id)
             return
@@ -578,11 +590,15 @@ def main(argv: List[str]) -> int:
     parser.add_argument("after", metavar="AFTER_DIR", help="report directory (or its results.json)")
     parser.add_argument("--show", metavar="N", type=int, default=5,
                         help="examples to print per kind of difference (default 5)")
+    parser.add_argument("--strip-pattern-prefix", metavar="TEXT",
+                        help="compare patterns that begin with TEXT without it, on both sides "
+                             "(a change that renamed a pattern: 'not run: ' when the breaker's "
+                             "cases took the fault's signature); prints how many were")
     arguments = parser.parse_args(argv)
     if arguments.show < 0:
         parser.error("--show must be 0 or more")
 
-    comparison = Comparison(arguments.show)
+    comparison = Comparison(arguments.show, arguments.strip_pattern_prefix)
     try:
         before = Run("before", arguments.before)
         after = Run("after", arguments.after)
@@ -594,6 +610,9 @@ def main(argv: List[str]) -> int:
 
     print(before.describe())
     print(after.describe())
+    if arguments.strip_pattern_prefix:
+        print("patterns compared without %r: %d before, %d after"
+              % (arguments.strip_pattern_prefix, comparison.stripped["before"], comparison.stripped["after"]))
     print()
 
     reasons: List[str] = []

@@ -11,8 +11,9 @@ report every affected case, and give every other case exactly the clean run's re
 A run lists only the cases that did not pass, so what is compared is (1) each check's counts
 in results.json and (2) every listed case outside the storm, record for record (the whole
 JSON line: verdict, values, pattern, detail, review). The affected part must be all errored, every case listed, each with a fault
-signature as its pattern (`trap (SIGILL) in ...`, `hang in ...`) or `not run: <signature>`
-(the breaker); the script prints how many of each, per signature.
+signature as its pattern (`trap (SIGILL) in ...`, `hang in ...`), whether it ran and
+faulted or the breaker stopped it first (its detail then begins `not run: `); the script
+prints how many of each, per signature.
 
 Exit 0 when all holds, 1 with the first differences otherwise, 2 for unreadable input.
 Standard library only.
@@ -86,7 +87,10 @@ def main():
         pattern = case.get("pattern", "")
         if case["verdict"] != "errored" or not pattern or pattern == "error":
             problems.append(f"{case['id']}: {case['verdict']} with pattern {pattern!r}, not a fault")
-        by_signature[pattern] += 1
+        if pattern.startswith("not run"):
+            problems.append(f"{case['id']}: pattern {pattern!r}: the breaker's cases keep the fault's signature")
+        detail = case.get("detail") or [""]
+        by_signature[(pattern, "not run" if detail[0].startswith("not run: ") else "faulted")] += 1
     if arguments.calendar is None:
         expected = clean_counts.get(arguments.check, {}).get("cases", 0)
     else:
@@ -98,8 +102,8 @@ def main():
 
     print(f"clean: {clean['summary']}")
     print(f"storm: {storm['summary']}")
-    for pattern, count in by_signature.most_common():
-        print(f"  {count:7d} × {pattern}")
+    for (pattern, how), count in by_signature.most_common():
+        print(f"  {count:7d} × {pattern} ({how})")
     print(f"outside the storm: {len(storm_rest)} listed cases compared")
     if problems:
         for problem in problems[:20]:

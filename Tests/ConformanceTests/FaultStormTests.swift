@@ -192,7 +192,8 @@ struct FaultStormTests {
     for (id, counts) in clean.checks where id != check {
       #expect(storm.checks[id] == counts, "\(id)")
     }
-    // Inside: every case listed, errored, with the fault's signature; most not run.
+    // Inside: every case listed, errored, with the fault's signature as its pattern; most not
+    // run, which their detail says (the pattern does not: a shard would run others).
     let inside = storm.cases.filter(affected)
     #expect(!inside.isEmpty)
     #expect(storm.checks[check]?.total == clean.checks[check]?.total)
@@ -203,10 +204,10 @@ struct FaultStormTests {
     for record in inside {
       #expect(record.outcome.verdict == .errored, "\(record.id)")
       let pattern = record.outcome.pattern
-      #expect(pattern.hasPrefix(signature) || pattern.hasPrefix("not run: \(signature)"),
-              "\(record.id): \(pattern) \(record.outcome.detail)")
+      #expect(pattern.hasPrefix(signature), "\(record.id): \(pattern) \(record.outcome.detail)")
     }
-    let crashed = inside.filter { !$0.outcome.pattern.hasPrefix("not run") }
+    let notRun = { (record: CaseRecord) in (record.outcome.detail.first ?? "").hasPrefix("not run: ") }
+    let crashed = inside.filter { !notRun($0) }
     // The breaker: three in a row in one zone of the first calendar, one in a second zone
     // (the whole calendar then), then at most one more per calendar and worker (two workers
     // may be in one calendar when it trips).
@@ -215,5 +216,43 @@ struct FaultStormTests {
     let trips = storm.record.run.isolation?.trips ?? []
     #expect(trips.map(\.group).sorted() == Set(inside.compactMap { Breaker.group($0.id) }).sorted())
     #expect(trips.reduce(0) { $0 + $1.notRun } == inside.count - crashed.count)
+  }
+
+  /// The case as the page, JUnit and a baseline group it: all but its detail, which alone
+  /// says whether this run ran it or the breaker stopped it first.
+  static func grouped(_ record: CaseRecord) -> CaseRecord {
+    var record = record
+    record.outcome.detail = []
+    return record
+  }
+
+  @Test("a storm sharded in three and merged: every case the single run's verdict and pattern, though the shards ran more of its faults")
+  func stormMergedEqualsSingleRun() throws {
+    let fault = ["CONFORMANCE_CASE_TIMEOUT": "0.5", "CONFORMANCE_FAULT": "trap:*leading-blanks*"]
+    let single = try Self.run(fault: fault["CONFORMANCE_FAULT"])
+    let base = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-storm-shards-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: base) }
+    let shards = (1...3).map { base.appendingPathComponent("shard-\($0)") }
+    for (index, out) in shards.enumerated() {
+      let run = try Executable.run(Self.selection + ["--shard", "\(index + 1)/3", "--out", out.path],
+                                   environment: fault)
+      #expect(run.status == 1, "shard \(index + 1): \(run.error)")
+    }
+    let merged = base.appendingPathComponent("merged")
+    let merge = try Executable.run(["merge"] + shards.map(\.path) + ["--out", merged.path], environment: [:])
+    #expect(merge.status == 1, "\(merge.error)")
+    let cases = try recordedCases(merged)
+    #expect(cases.count == single.cases.count)
+    let difference = zip(cases, single.cases).first { Self.grouped($0) != Self.grouped($1) }
+    #expect(difference == nil, "first difference: \(difference.map { "\($0.0.id): \($0.0.outcome.pattern) ≠ \($0.1.outcome.pattern)" } ?? "")")
+    // Each shard learns the signature alone (three faults in a row before its breaker
+    // trips), so the shards ran cases the single run reported not run: the reason the
+    // pattern must not say which.
+    let ran = { (cases: [CaseRecord]) in
+      cases.filter { $0.outcome.verdict == .errored && !($0.outcome.detail.first ?? "").hasPrefix("not run: ") }.count
+    }
+    #expect(ran(cases) > ran(single.cases), "faulted: \(ran(cases)) merged, \(ran(single.cases)) single")
+    #expect(try runRecord(merged).summary == single.summary)
   }
 }

@@ -4,14 +4,15 @@
 /// that the real `week-of-year` hang of Hebrew leaves every other calendar's cases alone.
 /// Faults are counted per zone of the group: when `threshold` cases of one zone fault in a
 /// row with the same signature (no case there completing in between), that zone of the
-/// group trips, and its cases not yet run are reported errored, "not run", with the
-/// signature. The whole group trips only while none of its zones has completed a case and
-/// the signature trips a second zone: a fault of some zones (Foundation's `DateFormatter`
-/// traps in the legacy `SystemV/AST4ADT` and `SystemV/CST6CDT`) must not cost the hundreds
-/// of zones where the function works. A signature that tripped before, in this group or
-/// another of the check, trips at its first fault there (the zone, or the whole group when
-/// it has no completed zone): the function is known to fault systematically, and a hang in
-/// every calendar would otherwise cost `threshold` timeouts per calendar.
+/// group trips, and its cases not yet run are reported errored with the signature as their
+/// pattern and "not run" in their detail. The whole group trips only while none of its
+/// zones has completed a case and the signature trips a second zone: a fault of some zones
+/// (Foundation's `DateFormatter` traps in the legacy `SystemV/AST4ADT` and
+/// `SystemV/CST6CDT`) must not cost the hundreds of zones where the function works. A
+/// signature that tripped before, in this group or another of the check, trips at its
+/// first fault there (the zone, or the whole group when it has no completed zone): the
+/// function is known to fault systematically, and a hang in every calendar would otherwise
+/// cost `threshold` timeouts per calendar.
 struct Breaker: Sendable {
   /// A tripped group, as `results.json` lists it.
   struct Trip: Codable, Sendable, Equatable {

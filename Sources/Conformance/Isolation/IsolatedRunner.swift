@@ -10,8 +10,9 @@ import ICUOracle
 /// watchdog stops one past it. When a worker dies or stops a case, the slot file names the
 /// case: it becomes `errored` with the fault's signature, the cases before it are asked
 /// again and those after it go on in a new worker, unless the `Breaker` has tripped for
-/// that check and calendar, which reports them "not run". Results are delivered in plan
-/// order as `stepEnded` events, the same step records an in-process run delivers.
+/// that check and calendar, which reports them "not run" (in their detail; their pattern is
+/// the fault's signature). Results are delivered in plan order as `stepEnded` events, the
+/// same step records an in-process run delivers.
 public final class IsolatedRunner: Sendable {
   /// Cases of one step for a worker.
   struct Job: Sendable, Equatable {
@@ -290,10 +291,14 @@ public final class IsolatedRunner: Sendable {
     }
   }
 
-  /// Records cases of a tripped group as errored, "not run", with the trip's reason.
+  /// Records cases of a tripped group as errored with the fault's signature as their
+  /// pattern, the trip's reason ("not run: ...") as their detail. Which cases of a
+  /// systematic fault ran before the breaker tripped depends on what this run had seen (a
+  /// shard sees a slice; two workers race), so it is stated in the detail only: pattern,
+  /// verdict and cluster are the same in a single run and a merged night.
   private func recordNotRun(step index: Int, positions: [Int], trip: Breaker.Trip) {
     var outcome = Outcome.errored(trip.reason)
-    outcome.pattern = "not run: \(trip.signature)"
+    outcome.pattern = trip.signature
     let record = erroredRecord(step(index), positions: positions, outcome)
     schedule.update { state in
       state.breaker.notRun(trip.group, count: positions.count)

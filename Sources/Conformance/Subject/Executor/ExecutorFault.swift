@@ -37,7 +37,9 @@ struct ExecutorFault: Sendable, Equatable {
     case .malformed: "malformed answer to \(function)"
     case .error(let message): "executor error in \(function): \(Self.clip(Self.firstLine(message), 80))"
     case .unstartable: "executor did not start"
-    case .notRun(let signature): "not run: \(signature)"
+    // The fault that stopped the questions: whether this one was asked depends on what the
+    // run had seen, so only the detail says it was not.
+    case .notRun(let signature): signature
     }
   }
 
