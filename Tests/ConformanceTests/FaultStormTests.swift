@@ -62,6 +62,10 @@ struct BreakerTests {
     #expect(whole?.group == hebrew)
     #expect(whole?.faults == 4)
     #expect(storm.trips.keys.sorted() == [hebrew])
+    // Cases of the first zone queued "not run" under its trip before the calendar's took it
+    // over count in the calendar's.
+    storm.notRun(hebrew, zone: "UTC", count: 5)
+    #expect(storm.trips[hebrew]?.notRun == 5)
     #expect(storm.faulted("month-days · chinese", zone: "UTC", check: "month-days", signature: trap)?.group
       == "month-days · chinese")
   }

@@ -100,7 +100,11 @@ struct Breaker: Sendable {
     trips[group] ?? zone.flatMap { trips[Self.zoneGroup(group, $0)] }
   }
 
-  mutating func notRun(_ group: String, count: Int) {
-    trips[group]?.notRun += count
+  /// Counts cases of `group` in `zone` reported not run, in the trip that covers them now:
+  /// a zone's trip that the whole group's took over since (its cases were queued first)
+  /// counts in the group's, or they were lost from `run.isolation`.
+  mutating func notRun(_ group: String, zone: String? = nil, count: Int) {
+    let key = trips[group] != nil ? group : Self.zoneGroup(group, zone)
+    trips[key]?.notRun += count
   }
 }

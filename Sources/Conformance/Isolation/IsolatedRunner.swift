@@ -299,9 +299,10 @@ public final class IsolatedRunner: Sendable {
   private func recordNotRun(step index: Int, positions: [Int], trip: Breaker.Trip) {
     var outcome = Outcome.errored(trip.reason)
     outcome.pattern = trip.signature
-    let record = erroredRecord(step(index), positions: positions, outcome)
+    let step = step(index)
+    let record = erroredRecord(step, positions: positions, outcome)
     schedule.update { state in
-      state.breaker.notRun(trip.group, count: positions.count)
+      state.breaker.notRun(Breaker.group(step.group), zone: step.group.zone, count: positions.count)
       Self.file(record, of: Job(step: index, positions: positions), count: positions.count, in: &state)
     }
   }
