@@ -258,5 +258,16 @@ struct FaultStormTests {
     }
     #expect(ran(cases) > ran(single.cases), "faulted: \(ran(cases)) merged, \(ran(single.cases)) single")
     #expect(try runRecord(merged).summary == single.summary)
+    // The night's isolation is every shard's: its trips hold every case not run, and each
+    // check's slowest case is the slowest any shard saw (the first shard's alone was kept).
+    let night = try #require(try runRecord(merged).run.isolation)
+    let parts = try shards.map { try #require(try runRecord($0).run.isolation) }
+    let notRun = cases.filter { ($0.outcome.detail.first ?? "").hasPrefix("not run: ") }.count
+    #expect(notRun > 0 && night.trips.reduce(0) { $0 + $1.notRun } == notRun)
+    #expect(Set(night.trips.map(\.group)) == Set(parts.flatMap(\.trips).map(\.group)))
+    for limits in night.checks {
+      let slowest = parts.compactMap { $0.checks.first { $0.check == limits.check }?.slowestCaseCPUSeconds }.max()
+      #expect(limits.slowestCaseCPUSeconds == slowest, "\(limits.check)")
+    }
   }
 }

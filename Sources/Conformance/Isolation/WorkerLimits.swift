@@ -93,4 +93,33 @@ public struct IsolationSummary: Codable, Sendable, Equatable {
   public var checks: [CheckLimits]
   public var breakerThreshold: Int
   var trips: [Breaker.Trip]
+
+  /// A merged night's, from its shards': each check's slowest case and request limit the
+  /// largest of any shard (the limit grows with the longest request, as in one run), and
+  /// every shard's trips, a group that tripped in several shards once, its faults and cases
+  /// not run added up (each shard learns a systematic fault alone). The first shard's alone
+  /// was what a merge wrote before: another shard's slowest case and trips were lost.
+  static func merged(_ shards: [IsolationSummary]) -> IsolationSummary? {
+    guard var night = shards.first else { return nil }
+    for shard in shards.dropFirst() {
+      for limits in shard.checks {
+        guard let at = night.checks.firstIndex(where: { $0.check == limits.check }) else {
+          night.checks.append(limits)
+          continue
+        }
+        night.checks[at].slowestCaseCPUSeconds = max(night.checks[at].slowestCaseCPUSeconds, limits.slowestCaseCPUSeconds)
+        night.checks[at].requestLimitSeconds = max(night.checks[at].requestLimitSeconds, limits.requestLimitSeconds)
+      }
+      for trip in shard.trips {
+        guard let at = night.trips.firstIndex(where: { $0.group == trip.group && $0.signature == trip.signature }) else {
+          night.trips.append(trip)
+          continue
+        }
+        night.trips[at].faults += trip.faults
+        night.trips[at].notRun += trip.notRun
+      }
+    }
+    night.trips.sort { ($0.group, $0.signature) < ($1.group, $1.signature) }
+    return night
+  }
 }

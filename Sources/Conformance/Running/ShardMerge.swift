@@ -109,6 +109,7 @@ public enum ShardMerge {
       }
     }
     info.started = shards.map(\.results.record.run.started).min() ?? info.started
+    info.isolation = IsolationSummary.merged(shards.compactMap(\.results.record.run.isolation))
     info.review.waiverMatches = []
     info.review.stale = []
     info.review.removed = []
