@@ -356,7 +356,7 @@ public enum Benchmark {
     // its workers and removes its staging), else the run went on for minutes unwatched.
     let child = process.processIdentifier
     let token = Interruption.register {
-      let number = Interruption.received == 0 ? SIGTERM : Interruption.received
+      let number = Interruption.received
       if kill(-child, number) != 0 { kill(child, number) }
     }
     process.waitUntilExit()

@@ -104,7 +104,7 @@ struct Breaker: Sendable {
   /// a zone's trip that the whole group's took over since (its cases were queued first)
   /// counts in the group's, or they were lost from `run.isolation`.
   mutating func notRun(_ group: String, zone: String? = nil, count: Int) {
-    let key = trips[group] != nil ? group : Self.zoneGroup(group, zone)
-    trips[key]?.notRun += count
+    guard let covering = trip(group, zone: zone) else { return }
+    trips[covering.group]?.notRun += count
   }
 }

@@ -107,8 +107,10 @@ public struct IsolationSummary: Codable, Sendable, Equatable {
           night.checks.append(limits)
           continue
         }
-        night.checks[at].slowestCaseCPUSeconds = max(night.checks[at].slowestCaseCPUSeconds, limits.slowestCaseCPUSeconds)
-        night.checks[at].requestLimitSeconds = max(night.checks[at].requestLimitSeconds, limits.requestLimitSeconds)
+        var check = night.checks[at]
+        check.slowestCaseCPUSeconds = max(check.slowestCaseCPUSeconds, limits.slowestCaseCPUSeconds)
+        check.requestLimitSeconds = max(check.requestLimitSeconds, limits.requestLimitSeconds)
+        night.checks[at] = check
       }
       for trip in shard.trips {
         guard let at = night.trips.firstIndex(where: { $0.group == trip.group && $0.signature == trip.signature }) else {
