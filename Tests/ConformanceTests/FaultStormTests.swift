@@ -83,6 +83,34 @@ struct BreakerTests {
     #expect(Breaker.group(CaseID(check: "return-clamp", zone: "UTC")) == "return-clamp")
   }
 
+  @Test("the page's groups carry the cases not run of their check and fault: alone, or shared with a waived group")
+  func pageCounts() {
+    let trips = [
+      Breaker.Trip(group: "leading-blanks · hebrew", signature: trap, faults: 3, notRun: 40),
+      Breaker.Trip(group: "leading-blanks · gregorian · UTC", signature: trap, faults: 1, notRun: 7),
+      Breaker.Trip(group: "month-days · hebrew", signature: trap, faults: 3, notRun: 5),
+    ]
+    let summary = IsolationSummary(rule: "", checks: [], breakerThreshold: 3, trips: trips)
+    let notRun = summary.notRunBySignature
+    #expect(summary.notRun == 52)
+    let key = IsolationSummary.BreakerKey(check: "leading-blanks", signature: trap)
+    #expect(notRun[key]?.cases == 47 && notRun[key]?.trips == 2)
+    func member(_ cluster: FailureCluster, sharing: Int) -> String {
+      guard case .object(let members) = HTMLReportData.cluster(cluster, notRun: notRun, sharing: [key: sharing])
+      else { return "" }
+      return members.first { $0.0 == "notRun" }?.1.rendered(indent: nil) ?? "absent"
+    }
+    let errored = FailureCluster(check: "leading-blanks", pattern: trap, status: .errored, triage: nil)
+    #expect(member(errored, sharing: 1) == "[47,2,1]")
+    // A waiver took some of the fault's cases: the count is the check's, not the group's.
+    #expect(member(errored, sharing: 2) == "[47,2,0]")
+    // A failure with that text as its pattern is no fault, and another check's is its own.
+    #expect(member(FailureCluster(check: "leading-blanks", pattern: trap, status: .failed, triage: nil),
+                   sharing: 1) == "null")
+    #expect(member(FailureCluster(check: "weekday-symbols", pattern: trap, status: .errored, triage: nil),
+                   sharing: 1) == "null")
+  }
+
   @Test("limits: the same CPU for every case whatever ran before, 3 × in wall time; bad settings exit 2")
   func limits() throws {
     // 10 s of CPU by default, 30 s of wall: five times the full sweep's slowest case.
@@ -220,6 +248,9 @@ struct FaultStormTests {
     let trips = storm.record.run.isolation?.trips ?? []
     #expect(trips.map(\.group).sorted() == Set(inside.compactMap { Breaker.group($0.id) }).sorted())
     #expect(trips.reduce(0) { $0 + $1.notRun } == inside.count - crashed.count)
+    // The console says it, counted as the cases file holds them.
+    let said = "the breaker did not run \(HTMLReport.number(inside.count - crashed.count)) cases"
+    #expect(storm.stdout.contains(said), "\(storm.stdout)")
   }
 
   /// The case as the page, JUnit and a baseline group it: all but its detail, which alone
@@ -238,11 +269,17 @@ struct FaultStormTests {
       .appendingPathComponent("conformance-storm-shards-\(getpid())-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: base) }
     let shards = (1...3).map { base.appendingPathComponent("shard-\($0)") }
+    // The cost model decides which shards hold the trap's cases; those exit 1, any other 0,
+    // and at least two must, or no shard would learn the signature alone.
+    var trapped = 0
     for (index, out) in shards.enumerated() {
       let run = try Executable.run(Self.selection + ["--shard", "\(index + 1)/3", "--out", out.path],
                                    environment: fault)
-      #expect(run.status == 1, "shard \(index + 1): \(run.error)")
+      let errored = try runRecord(out).summary.errored
+      if errored > 0 { trapped += 1 }
+      #expect(run.status == (errored > 0 ? 1 : 0), "shard \(index + 1): \(run.error)")
     }
+    #expect(trapped >= 2, "\(trapped) shards hold the trap's cases")
     let merged = base.appendingPathComponent("merged")
     let merge = try Executable.run(["merge"] + shards.map(\.path) + ["--out", merged.path], environment: [:])
     #expect(merge.status == 1, "\(merge.error)")

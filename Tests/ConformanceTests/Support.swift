@@ -43,6 +43,7 @@ func recordedCases(_ directory: URL) throws -> [CaseRecord] {
 /// directory goes: its exit status and stderr, the run record and every case it lists.
 struct ExecutableRun {
   var status: Int32
+  var stdout: String
   var stderr: String
   var record: RunRecord
   var cases: [CaseRecord]
@@ -57,7 +58,7 @@ struct ExecutableRun {
       .appendingPathComponent("conformance-run-\(getpid())-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
     let result = try Executable.run(arguments + ["--out", out.path], environment: environment)
-    (status, stderr) = (result.status, result.error)
+    (status, stdout, stderr) = (result.status, result.out, result.error)
     record = try runRecord(out)
     cases = try recordedCases(out)
   }

@@ -24,6 +24,11 @@ struct Breaker: Sendable {
     /// Cases of the group reported "not run".
     var notRun = 0
 
+    /// The check of the group (its first part: check ids hold no " · ").
+    var check: String {
+      group.firstRange(of: " · ").map { String(group[..<$0.lowerBound]) } ?? group
+    }
+
     /// Why a case of the group was not run, for its detail.
     var reason: String {
       faults == 1

@@ -73,6 +73,10 @@ public enum HTMLReport {
           return "<tr><td class=\"num\">\(number(cluster.count))</td><td>\(cluster.status.rawValue)</td>"
             + "<td><code>\(escape(cluster.check))</code></td><td>\(escape(cluster.pattern))</td><td>\(waivers)</td></tr>\n"
         }.joined() + "</table>\n"
+    if let isolation = tally.info?.isolation, isolation.notRun > 0 {
+      html += "<p>The breaker did not run \(number(isolation.notRun)) cases (\(number(isolation.trips.count)) "
+        + "groups tripped): each is counted as errored (or waived), its detail starting “not run”.</p>\n"
+    }
     html += "<p class=\"muted\">The rest of this page (filters, examples, pictures) needs JavaScript; "
       + "results.json and cases.jsonl.gz hold the same data.</p>"
     return html
@@ -275,8 +279,16 @@ public enum HTMLReport {
         c.status === "unexpected-pass" ? "passes, though a waiver says it fails" : c.pattern || "(no pattern)",
         " · ", el("strong", {class: "count"}, (exact ? "" : "up to ") + fmt(count)),
         count === c.count ? "" : " of " + fmt(c.count), c.count === 1 ? " case" : " cases",
-        c.new ? el("span", {class: "badge new"}, fmt(c.new) + " new") : null);
+        c.new ? el("span", {class: "badge new"}, fmt(c.new) + " new") : null,
+        // Of the whole group: only where it is the fault's one group and shows all its cases.
+        c.notRun && c.notRun[0] && c.notRun[2] && count === c.count
+          ? el("span", {class: "badge"}, fmt(c.notRun[0]) + " not run") : null);
       const parts = [summary];
+      if (c.notRun && c.notRun[0]) parts.push(el("p", {class: "breaker"}, "The breaker did not run " +
+        fmt(c.notRun[0]) + " of this check's cases with this fault (" + fmt(c.notRun[1]) +
+        (c.notRun[1] === 1 ? " group" : " groups") + " tripped; see Isolation): each is counted as " +
+        "errored (or waived), its detail starting “not run”" +
+        (c.notRun[2] ? "; the other " + fmt(c.count - c.notRun[0]) + " ran and faulted." : ".")));
       for (const [id, n] of c.waivers) {
         const w = D.waivers[id] || {};
         parts.push(el("p", {class: "waiver"}, "Waived by ", el("code", {}, id), " (" + fmt(n) + "): ",
@@ -417,6 +429,27 @@ public enum HTMLReport {
         el("span", {class: "passed"}, "■ fixed"), " ", el("span", {class: "skipped"}, "■ still failing"),
         " — " + nights.length + " nights, oldest first"), box);
     }
+    // Each case ran in a worker process: the limits it ran under and what the breaker
+    // stopped, so a reader knows which errored cases were never asked.
+    function isolation(iso) {
+      const parts = [el("p", {}, "Each case ran in a worker process: " + iso.rule + ".")];
+      if (!iso.tripCount) {
+        parts.push(el("p", {id: "breaker-total"}, "The breaker did not trip: every case ran."));
+      } else {
+        parts.push(el("p", {id: "breaker-total"}, "The breaker tripped in " + fmt(iso.tripCount) +
+          (iso.tripCount === 1 ? " group" : " groups") + " and did not run " + fmt(iso.notRun) +
+          (iso.notRun === 1 ? " case" : " cases") + ", counted as errored (or waived) with the fault's signature as their pattern."));
+        const rows = iso.trips.map(t => [el("code", {}, t[0]), t[1], t[2], t[3]]);
+        parts.push(table(["group", "fault", "faults that tripped it", "cases not run"], rows));
+        if (iso.tripCount > iso.trips.length) parts.push(el("p", {class: "muted"}, fmt(iso.tripCount - iso.trips.length) +
+          " more groups in results.json (run.isolation.trips); the " + fmt(iso.trips.length) + " with most cases not run are shown"));
+      }
+      const seconds = v => v.toFixed(v < 10 ? 2 : 0) + " s";
+      parts.push(el("details", {}, el("summary", {}, "Limits per check"),
+        table(["check", "slowest case (CPU)", "case CPU limit", "case wall limit", "request limit"],
+          iso.checks.map(c => [el("code", {}, c[0]), seconds(c[1]), seconds(c[2]), seconds(c[3]), seconds(c[4])]))));
+      return el("section", {id: "isolation"}, el("h2", {}, "Isolation"), ...parts);
+    }
     function render() {
       document.getElementById("run").textContent = D.started + " · " + D.elapsed + " s · subject " +
         D.subject + " · conformance " + D.arguments.join(" ");
@@ -450,6 +483,7 @@ public enum HTMLReport {
       app.append(section("Failures by pattern", el("p", {class: "muted"},
         "New failures and unexpected passes first. Expand a pattern to see examples (chosen to differ) with their explain command."),
         filterBar(), clusterBox));
+      if (D.isolation) app.append(isolation(D.isolation));
       const maps = el("div", {class: "multiples", id: "heat"}, Object.entries(D.heat).map(([check, calendars]) => heatMap(check, calendars)));
       app.append(section("Pass rate by calendar and zone class", el("p", {class: "legend"},
         "Lighter is a higher pass rate (waived differences included); ", el("span", {class: "failed"}, "■ red"),

@@ -10,6 +10,10 @@ enum HTMLReportData {
         .map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(review.failOn)")
     // New failures and unexpected passes first, then by size.
     let clusters = tally.clusters.byUrgency
+    let notRun = info.isolation?.notRunBySignature ?? [:]
+    let sharing = Dictionary(clusters.compactMap(breakerKey).map { ($0, 1) }, uniquingKeysWith: +)
+    let clustered: [JSONValue] = clusters.map { cluster($0, notRun: notRun, sharing: sharing) }
+    let isolated: JSONValue = info.isolation.map(isolation) ?? .null
     return .object([
       ("started", .string(ISO8601DateFormatter().string(from: info.started))),
       ("elapsed", .string(String(format: "%.1f", tally.elapsed))),
@@ -36,7 +40,8 @@ enum HTMLReportData {
         ("matched", .array(review.waiverMatches.map { .array([.string($0.id), .int($0.count)]) })),
       ])),
       ("checks", checks(tally: tally, info: info)),
-      ("clusters", .array(clusters.map(cluster))),
+      ("clusters", .array(clustered)),
+      ("isolation", isolated),
       ("waivers", waivers(review)),
       ("heat", heat(tally)),
       ("trend", trend(history + (NightSummary.current(tally).map { [$0] } ?? []))),
@@ -103,8 +108,47 @@ enum HTMLReportData {
     })
   }
 
-  static func cluster(_ cluster: FailureCluster) -> JSONValue {
-    .object([
+  /// The breaker's trips a page lists, most cases not run first.
+  static let tripsShown = 100
+
+  /// How the run isolated its cases: the rule, each check's limits, and what the breaker
+  /// did not run (the trips with most cases not run, and the totals of all).
+  static func isolation(_ summary: IsolationSummary) -> JSONValue {
+    let trips = summary.trips.sorted {
+      ($0.notRun, $1.group, $1.signature) > ($1.notRun, $0.group, $0.signature)
+    }
+    return .object([
+      ("rule", .string(summary.rule)), ("threshold", .int(summary.breakerThreshold)),
+      ("notRun", .int(summary.notRun)), ("tripCount", .int(trips.count)),
+      ("trips", .array(trips.prefix(tripsShown).map { trip in
+        .array([.string(trip.group), .string(trip.signature), .int(trip.faults), .int(trip.notRun)])
+      })),
+      ("checks", .array(summary.checks.map { limits in
+        .array([.string(limits.check), .double(limits.slowestCaseCPUSeconds),
+                .double(limits.caseCPULimitSeconds), .double(limits.caseWallLimitSeconds),
+                .double(limits.requestLimitSeconds)])
+      })),
+    ])
+  }
+
+  /// The check and signature of the breaker's cases a cluster may hold: its check and
+  /// pattern, when its cases errored (or were waived).
+  static func breakerKey(_ cluster: FailureCluster) -> IsolationSummary.BreakerKey? {
+    cluster.status == .errored || cluster.status == .waived
+      ? IsolationSummary.BreakerKey(check: cluster.check, signature: cluster.pattern) : nil
+  }
+
+  /// - Parameters:
+  ///   - notRun: per check and signature, the cases the breaker did not run and its trips;
+  ///     a cluster of errored (or waived) cases with that pattern carries them,
+  ///   - sharing: how many clusters have each check and pattern: with one, every case not
+  ///     run is in it (`[cases, trips, 1]`), else a waiver split them (`[cases, trips, 0]`).
+  static func cluster(_ cluster: FailureCluster,
+                      notRun: [IsolationSummary.BreakerKey: (cases: Int, trips: Int)] = [:],
+                      sharing: [IsolationSummary.BreakerKey: Int] = [:]) -> JSONValue {
+    let key = breakerKey(cluster)
+    let breaker = key.flatMap { notRun[$0] }.map { ($0.cases, $0.trips, sharing[key!] == 1 ? 1 : 0) }
+    return .object([
       ("check", .string(cluster.check)), ("status", .string(cluster.status.rawValue)),
       ("triage", cluster.triage.map { .string($0.rawValue) } ?? .null),
       ("pattern", .string(cluster.pattern)), ("count", .int(cluster.count)),
@@ -123,6 +167,7 @@ enum HTMLReportData {
         })),
       ("waivers", .array(cluster.waivers.sorted { $0.key < $1.key }.map { .array([.string($0.key), .int($0.value)]) })),
       ("examples", .array(cluster.shownExamples(HTMLReport.examplesPerCluster).map(example))),
+      ("notRun", breaker.map { .array([.int($0.0), .int($0.1), .int($0.2)]) } ?? .null),
     ])
   }
 

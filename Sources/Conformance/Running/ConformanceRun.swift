@@ -258,6 +258,11 @@ public enum ConformanceRun {
       lines.append("waivers that matched nothing in this selection, which holds only part of what they "
         + "cover (not stale): " + partly.joined(separator: ", "))
     }
+    if let isolation = tally.info?.isolation, isolation.notRun > 0 {
+      lines.append("the breaker did not run \(HTMLReport.number(isolation.notRun)) cases, counted as errored (or waived): "
+        + "\(HTMLReport.number(isolation.trips.count)) groups tripped on a fault repeated "
+        + "(results.json run.isolation.trips; index.html, Isolation)")
+    }
     if let versions = tally.info?.versions { lines.append(versions.summary) }
     let patterns = commonPatterns(tally.clusters.byUrgency)
     if !patterns.isEmpty {
