@@ -74,8 +74,8 @@ public enum HTMLReport {
             + "<td><code>\(escape(cluster.check))</code></td><td>\(escape(cluster.pattern))</td><td>\(waivers)</td></tr>\n"
         }.joined() + "</table>\n"
     if let isolation = tally.info?.isolation, isolation.notRun > 0 {
-      html += "<p>The breaker did not run \(number(isolation.notRun)) cases (\(number(isolation.trips.count)) "
-        + "groups tripped): each is counted as errored (or waived), its detail starting “not run”.</p>\n"
+      html += "<p>The breaker did not run \(counted(isolation.notRun, "case")) (\(counted(isolation.trips.count, "group")) "
+        + "tripped): each is counted as errored (or waived), its detail starting “not run”.</p>\n"
     }
     html += "<p class=\"muted\">The rest of this page (filters, examples, pictures) needs JavaScript; "
       + "results.json and cases.jsonl.gz hold the same data.</p>"
@@ -91,6 +91,11 @@ public enum HTMLReport {
       grouped.append(digit)
     }
     return (value < 0 ? "-" : "") + grouped
+  }
+
+  /// A count and its noun, plural unless it is one: "1 group", "17,000 groups".
+  static func counted(_ value: Int, _ noun: String, plural: String? = nil) -> String {
+    number(value) + " " + (value == 1 ? noun : plural ?? noun + "s")
   }
 
   /// The totals line, also present before the script runs.
@@ -128,7 +133,8 @@ public enum HTMLReport {
     .totals{font-size:1.1rem;font-weight:600}.muted{color:var(--muted)}
     details{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.35rem .7rem}
     summary{cursor:pointer}:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
-    .badge{border:1px solid var(--line);border-radius:9px;padding:0 .4rem;font-size:12px;margin-left:.3rem}
+    .badge{border:1px solid var(--line);border-radius:9px;padding:0 .4rem;font-size:12px;margin-left:.3rem;white-space:nowrap}
+    .example li{overflow-wrap:anywhere}#isolation td:first-child code{white-space:normal}
     .example{border-top:1px dashed var(--line);padding-top:.35rem;margin-top:.35rem}
     .example dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.2rem 0}.example dt{color:var(--muted)}.example dd{margin:0}
     @media (max-width:600px){.example dl{grid-template-columns:1fr}.example dd{margin-bottom:.25rem}}

@@ -114,11 +114,12 @@ enum HTMLReportData {
   /// How the run isolated its cases: the rule, each check's limits, and what the breaker
   /// did not run (the trips with most cases not run, and the totals of all).
   static func isolation(_ summary: IsolationSummary) -> JSONValue {
+    // Most cases not run first, then by group and signature.
     let trips = summary.trips.sorted {
       ($0.notRun, $1.group, $1.signature) > ($1.notRun, $0.group, $0.signature)
     }
     return .object([
-      ("rule", .string(summary.rule)), ("threshold", .int(summary.breakerThreshold)),
+      ("rule", .string(summary.rule)),
       ("notRun", .int(summary.notRun)), ("tripCount", .int(trips.count)),
       ("trips", .array(trips.prefix(tripsShown).map { trip in
         .array([.string(trip.group), .string(trip.signature), .int(trip.faults), .int(trip.notRun)])
@@ -146,8 +147,9 @@ enum HTMLReportData {
   static func cluster(_ cluster: FailureCluster,
                       notRun: [IsolationSummary.BreakerKey: (cases: Int, trips: Int)] = [:],
                       sharing: [IsolationSummary.BreakerKey: Int] = [:]) -> JSONValue {
-    let key = breakerKey(cluster)
-    let breaker = key.flatMap { notRun[$0] }.map { ($0.cases, $0.trips, sharing[key!] == 1 ? 1 : 0) }
+    let breaker = breakerKey(cluster).flatMap { key in
+      notRun[key].map { ($0.cases, $0.trips, sharing[key] == 1 ? 1 : 0) }
+    }
     return .object([
       ("check", .string(cluster.check)), ("status", .string(cluster.status.rawValue)),
       ("triage", cluster.triage.map { .string($0.rawValue) } ?? .null),

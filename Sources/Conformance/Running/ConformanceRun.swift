@@ -259,9 +259,9 @@ public enum ConformanceRun {
         + "cover (not stale): " + partly.joined(separator: ", "))
     }
     if let isolation = tally.info?.isolation, isolation.notRun > 0 {
-      lines.append("the breaker did not run \(HTMLReport.number(isolation.notRun)) cases, counted as errored (or waived): "
-        + "\(HTMLReport.number(isolation.trips.count)) groups tripped on a fault repeated "
-        + "(results.json run.isolation.trips; index.html, Isolation)")
+      lines.append("the breaker did not run \(HTMLReport.counted(isolation.notRun, "case")) (counted as errored, "
+        + "or waived): \(HTMLReport.counted(isolation.trips.count, "group")) tripped on a repeated fault, "
+        + "listed in results.json (run.isolation.trips) and index.html (Isolation)")
     }
     if let versions = tally.info?.versions { lines.append(versions.summary) }
     let patterns = commonPatterns(tally.clusters.byUrgency)
@@ -276,7 +276,7 @@ public enum ConformanceRun {
     return Result(
       status: reason == nil ? .clean : .unexpected, summary: lines,
       reason: reason.map { "exit 1: \($0)" }
-        ?? "exit 0: nothing for --fail-on \(failOn.rawValue) (\(tally.newFailures) new failures, "
-        + "\(totals.unexpectedPass) unexpected passes, \(totals.waived) waived)")
+        ?? "exit 0: nothing for --fail-on \(failOn.rawValue) (\(HTMLReport.number(tally.newFailures)) new failures, "
+        + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, \(HTMLReport.number(totals.waived)) waived)")
   }
 }
