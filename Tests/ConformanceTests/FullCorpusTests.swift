@@ -172,13 +172,38 @@ struct TriageTests {
     }
   }
 
-  @Test("zh_CN's first day: CLDR 42 says Monday, CLDR 46 Sunday, Foundation follows its ICU")
-  func dataDrift() throws {
+  /// CLDR weekData firstDay: `sun` lists neither CN nor AE in any release 42 to 49, so both
+  /// take 001's Monday, except AE in CLDR 42, listed under `sat` (supplementalData.xml,
+  /// release-42); the narrow names are CLDR's zh and ar stand-alone narrow days.
+  @Test("zh_CN's first day: CLDR 42, 46 and 49 all say Monday; Foundation and its ICU say Sunday: subject-data")
+  func subjectData() throws {
     let result = try outcome("weekday-symbols|locale=zh_CN|calendar=gregorian|fw=own",
                              locales: ["zh_CN"], calendars: ["gregorian"], zones: ["UTC"],
                              years: 2020...2020)
-    #expect(result.review.triage == .dataDrift)
+    #expect(result.outcome.expected == .strings(["一", "二", "三", "四", "五", "六", "日"]))
+    #expect(result.outcome.actual == .strings(["日", "一", "二", "三", "四", "五", "六"]))
     #expect(result.review.triageExpected == result.outcome.actual)
+    #expect(result.review.triage == .subjectData)
+    #expect(result.outcome.detail.contains("reference CLDR 46 (babel 2.17.0): [\"一\", \"二\", \"三\", \"四\", \"五\", \"六\", \"日\"]"))
+  }
+
+  @Test("ar_AE's first day: Saturday in CLDR 42 (libicu), Monday in CLDR 46 (Foundation): oracle-stale")
+  func oracleStale() throws {
+    let result = try outcome("weekday-symbols|locale=ar_AE|calendar=gregorian|fw=own",
+                             locales: ["ar_AE"], calendars: ["gregorian"], zones: ["UTC"],
+                             years: 2020...2020)
+    #expect(result.outcome.expected == .strings(["س", "ح", "ن", "ث", "ر", "خ", "ج"]))
+    #expect(result.outcome.actual == .strings(["ن", "ث", "ر", "خ", "ج", "س", "ح"]))
+    #expect(result.review.triage == .oracleStale)
+  }
+
+  @Test("en-US-u-ca-iso8601 in Gregorian: every voice says Sunday, Foundation Monday: logic-defect")
+  func logicDefectByReference() throws {
+    let result = try outcome("weekday-symbols|locale=en-US-u-ca-iso8601|calendar=gregorian|fw=own",
+                             locales: ["en-US-u-ca-iso8601"], calendars: ["gregorian"], zones: ["UTC"],
+                             years: 2020...2020)
+    #expect(result.outcome.expected == .strings(["S", "M", "T", "W", "T", "F", "S"]))
+    #expect(result.review.triage == .logicDefect)
   }
 
   @Test("Tehran 1978-11 (tz 2022e against 2025b): Foundation's ICU expects the subject's cells, shown as such, not as a count")

@@ -89,23 +89,59 @@ public struct MonthReadings: Sendable, Equatable, Codable {
   public var subject: String
 }
 
-/// What a failure is, from a second expectation computed through Foundation's own ICU.
+/// Why a failure happened.
+///
+/// Where the published reference covers a check (`Corpora/reference/`), three voices decide:
+/// libicu, Foundation's own ICU, and the reference at the release each side claims. Checks it
+/// does not cover yet keep the two-voice classes (`data-drift`, `unclassified`).
 public enum Triage: String, Sendable, Codable, CaseIterable {
-  /// The subject agrees with its own ICU; libicu differs (CLDR data, tz data, or ICU's own
-  /// calendar code changed between the versions).
-  case dataDrift = "data-drift"
-  /// The subject disagrees with both ICUs, which agree with each other: the logic is wrong.
+  /// libicu matches its release's reference and the subject the newer release it claims: the
+  /// oracle's data is old, the subject is right.
+  case oracleStale = "oracle-stale"
+  /// The subject matches its own ICU, whose data differs from the release it claims: a patched
+  /// or broken data set, a finding for the team that ships it.
+  case subjectData = "subject-data"
+  /// Both ICUs agree with each other and differ from the reference: the shared mistake no
+  /// two-ICU harness can see.
+  case sharedDefect = "shared-defect"
+  /// The subject differs from its own ICU, which agrees with the reference (or, without a
+  /// reference for the check, with libicu): the logic is wrong.
   case logicDefect = "logic-defect"
-  /// Anything else: the ICUs disagree and the subject matches neither, or triage could not
-  /// compute; all three values are shown.
+  /// The reference has no value for the case; the detail says why.
+  case noReference = "no-reference"
+  /// Two voices only (no reference covers the check): the subject agrees with its own ICU and
+  /// libicu differs. Which side's data departs from its release is not known.
+  case dataDrift = "data-drift"
+  /// Anything else: the voices disagree in a way none of the above names; all values are
+  /// shown.
   case unclassified
 
-  /// Classifies a failed outcome from the same case evaluated against Foundation's ICU.
+  /// Classifies a failed outcome from the same case evaluated against Foundation's ICU, where
+  /// no reference covers the check.
   public static func classify(_ outcome: Outcome, against second: Outcome) -> Triage {
     switch second.verdict {
     case .passed: .dataDrift
     case .failed where second.expected == outcome.expected: .logicDefect
     default: .unclassified
     }
+  }
+
+  /// Classifies a failure by three voices.
+  ///
+  /// - Parameters:
+  ///   - oracle: libicu's expectation; `subject`: the subject's answer (they differ).
+  ///   - subjectICU: the expectation through Foundation's own ICU, `nil` when it could not
+  ///     be computed.
+  ///   - oracleRelease, subjectRelease: the reference at the release each side claims.
+  public static func classify(oracle: Value, subject: Value, subjectICU: Value?,
+                              oracleRelease: Value, subjectRelease: Value) -> Triage {
+    guard let subjectICU else { return .unclassified }
+    if subject == subjectRelease && oracle == oracleRelease { return .oracleStale }
+    if oracle == subjectICU && oracle != oracleRelease && subjectICU != subjectRelease {
+      return .sharedDefect
+    }
+    if subject == subjectICU && subjectICU != subjectRelease { return .subjectData }
+    if subjectICU == subjectRelease && subject != subjectICU { return .logicDefect }
+    return .unclassified
   }
 }

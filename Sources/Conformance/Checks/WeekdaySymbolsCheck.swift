@@ -6,7 +6,7 @@ import ICUOracle
 /// Expected: libicu's standalone narrow weekday symbols for the locale and calendar, rotated
 /// to the first weekday: the explicit setting, or the locale's own by UTS #35 (its `fw`
 /// keyword, else CLDR week data).
-public struct WeekdaySymbolsCheck: Check {
+public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
   public let id = "weekday-symbols"
   public let summary =
     "column headers (seed 001 weekdaySymbols) vs libicu's standalone narrow symbols rotated to the first weekday"
@@ -49,6 +49,29 @@ public struct WeekdaySymbolsCheck: Check {
       ]),
       { (.list([.int(expectedFirst), .strings(expected)]),
          .list([.int(calendar.firstWeekday), .strings(actual)])) })
+  }
+
+  /// The release's narrow names for the locale, rotated to the first weekday: the explicit
+  /// setting, or the release's first day for the locale (UTS #35, as the generator applies it).
+  func reference(_ id: CaseID, cldr: ReferenceData.CLDRRelease) -> ReferenceAnswer {
+    guard let spelling = id.locale, let setting = id.firstWeekday else {
+      return .missing("\(id) names no locale or first weekday")
+    }
+    guard let names = cldr.narrowWeekdays[spelling] else {
+      return .missing("babel cannot resolve locale '\(spelling)'")
+    }
+    switch setting {
+    case .fixed(let weekday):
+      return .value(.strings(ICU.rotated(names, toStartAt: weekday)))
+    case .own where id.calendar == "iso8601" && !cldr.firstDayByKeyword.contains(spelling):
+      // ISO 8601 weeks start on Monday (ISO 8601-1:2019, 3.1.1.6), whatever the region.
+      return .value(.strings(ICU.rotated(names, toStartAt: 2)))
+    case .own:
+      guard let first = cldr.firstDay[spelling] else {
+        return .missing("no babel locale of the region of '\(spelling)' states its week data")
+      }
+      return .value(.strings(ICU.rotated(names, toStartAt: first)))
+    }
   }
 
   /// Tells a different first weekday from changed symbols.

@@ -75,6 +75,11 @@ extension Corpus {
     } else {
       corpus.triageProblem = ICUBackend.foundationProblem ?? "Foundation's ICU is not reachable"
     }
+    let oracleCLDR = try harness { try ICUBackend.system.versions().cldr }
+    let subjectCLDR = try ICUBackend.foundation.map { backend in try harness { try backend.versions().cldr } }
+    corpus.reference = try ReferenceData.load(
+      directory: request.corporaDirectory.appendingPathComponent("reference"),
+      oracleCLDR: oracleCLDR, subjectCLDR: subjectCLDR)
     return corpus
   }
 

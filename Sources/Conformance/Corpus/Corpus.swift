@@ -126,6 +126,9 @@ public struct Corpus: Sendable {
   public var triage: TriageData?
   /// Why triage is off, when `triage` is `nil`.
   public var triageProblem: String?
+  /// Published reference data (`Corpora/reference/`), triage's third voice; `nil` when the
+  /// corpora directory has none.
+  public var reference: ReferenceData?
 
   /// Foundation's ICU's locales and month tables, to re-compute expectations for triage.
   public struct TriageData: Sendable {

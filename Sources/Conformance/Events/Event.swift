@@ -97,6 +97,9 @@ public struct RunInfo: Sendable, Codable {
     /// Waivers that matched nothing of what they can match, expired, or whose versions do
     /// not hold.
     public var stale: [StaleWaiver] = []
+    /// Waivers whose claim (their triage) some cases they match contradict, each with how many
+    /// and which triage those cases have instead; `nil` in runs before claims were checked.
+    public var contradicted: [StaleWaiver]?
     public var baseline: BaselineReference?
     /// The baseline's failing cases this run did not sweep.
     public var removed: [String] = []
@@ -113,8 +116,15 @@ public struct RunInfo: Sendable, Codable {
     /// - Parameter shard: the run is one shard of a split: it sweeps part of every waiver's
     ///   selection, so none that matched nothing is stale here (`merge` judges the whole).
     func completed(activeWaivers: [WaiverCount], matches: [String: Int], inactive: [StaleWaiver],
-                   removed: [String], shard: Bool = false) -> ReviewSummary {
+                   removed: [String], contradictions: [String: Int] = [:], shard: Bool = false)
+      -> ReviewSummary
+    {
       var summary = self
+      summary.contradicted = activeWaivers.compactMap { waiver in
+        guard let count = contradictions[waiver.id], count > 0 else { return nil }
+        return StaleWaiver(id: waiver.id, why: "its claim does not hold for \(HTMLReport.counted(count, "case")) "
+          + "it matches (their triage differs; each case's detail says which): not waived")
+      }
       summary.waiverMatches = activeWaivers.map { waiver in
         var counted = waiver
         counted.count = matches[waiver.id] ?? 0

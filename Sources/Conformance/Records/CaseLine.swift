@@ -31,7 +31,7 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
   private let toldDigest: String?
 
   static let members: [StaticString] = ["id", "step", "verdict", "pattern", "review", "actualDigest", "actual"]
-  static let reviewMembers: [StaticString] = ["waiver", "triage", "baseline"]
+  static let reviewMembers: [StaticString] = ["waiver", "triage", "baseline", "contradicts"]
 
   /// The case in `bytes` (line `lineNumber` of `path`): from its members when they are what
   /// a case's should be, else decoded whole, which names the fault.
@@ -115,6 +115,10 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
       if read.has(2) {
         guard let baseline = read.string(2).flatMap(Baseline.Class.init(rawValue:)) else { return nil }
         review.baseline = baseline
+      }
+      if read.has(3) {
+        guard let waiver = read.string(3) else { return nil }
+        review.contradicts = waiver
       }
     }
     var record = CaseRecord(

@@ -70,6 +70,7 @@ struct CaseLineWriter {
       object.member("review", &self) { writer in
         var members = ObjectWriter()
         if let baseline = review.baseline { members.member("baseline", &writer) { $0.string(baseline.rawValue) } }
+        if let waiver = review.contradicts { members.member("contradicts", &writer) { $0.string(waiver) } }
         if let expected = review.triageExpected {
           members.member("expectedFoundationICU", &writer) { $0.value(expected) }
         }

@@ -71,6 +71,9 @@ public struct CaseReview: Sendable, Equatable, Codable {
   public var triageExpected: Value?
   /// How the case compares with the baseline run, when there is one.
   public var baseline: Baseline.Class?
+  /// A waiver that matched the case by check, dimensions and pattern but whose claim (its
+  /// triage) the case's triage contradicts: it did not waive the case.
+  public var contradicts: String?
 
   public init(waiver: String? = nil, triage: Triage? = nil, triageExpected: Value? = nil,
               baseline: Baseline.Class? = nil) {
@@ -81,7 +84,7 @@ public struct CaseReview: Sendable, Equatable, Codable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case waiver, triage, triageExpected = "expectedFoundationICU", baseline
+    case waiver, triage, triageExpected = "expectedFoundationICU", baseline, contradicts
   }
 }
 

@@ -31,6 +31,9 @@ public struct StepRecord: Sendable, Codable, Equatable {
   public var baselineClasses: [String: Int] = [:]
   /// Cases per waiver that matched them.
   public var waiverMatches: [String: Int] = [:]
+  /// Cases per waiver whose claim (its triage) they contradict: matched by check, dimensions
+  /// and pattern, not waived.
+  public var waiverContradictions: [String: Int] = [:]
   /// The cases that did not pass, in plan order (every case with `--record all`). Not
   /// written to `steps.jsonl.gz`: the cases have their own file.
   public var cases: [CaseRecord] = []
@@ -68,6 +71,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     counts.add(status)
     if let kind = record.review.baseline { baselineClasses[kind.rawValue, default: 0] += 1 }
     if let waiver = record.review.waiver { waiverMatches[waiver, default: 0] += 1 }
+    if let waiver = record.review.contradicts { waiverContradictions[waiver, default: 0] += 1 }
     if status == .skipped {
       let reason = record.outcome.detail.first ?? "skipped"
       skipReasons[reason, default: 0] += 1
@@ -96,6 +100,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     cells.mergeCounts(other.cells)
     baselineClasses.merge(other.baselineClasses, uniquingKeysWith: +)
     waiverMatches.merge(other.waiverMatches, uniquingKeysWith: +)
+    waiverContradictions.merge(other.waiverContradictions, uniquingKeysWith: +)
     cases += other.cases
     caseLines += other.caseLines
   }
@@ -109,7 +114,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
 
   enum CodingKeys: String, CodingKey {
     case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
-    case baselineClasses, waiverMatches, cases
+    case baselineClasses, waiverMatches, cases, waiverContradictions
   }
 
   public init(from decoder: any Decoder) throws {
@@ -127,6 +132,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     baselineClasses = try container.decodeIfPresent([String: Int].self, forKey: .baselineClasses) ?? [:]
     waiverMatches = try container.decodeIfPresent([String: Int].self, forKey: .waiverMatches) ?? [:]
     cases = try container.decodeIfPresent([CaseRecord].self, forKey: .cases) ?? []
+    waiverContradictions = try container.decodeIfPresent([String: Int].self, forKey: .waiverContradictions) ?? [:]
     guard PlanStepSet.group(ofEncoded: plan) != nil else {
       throw DecodingError.dataCorruptedError(forKey: .plan, in: container,
                                              debugDescription: "malformed plan '\(plan)'")
@@ -148,6 +154,9 @@ public struct StepRecord: Sendable, Codable, Equatable {
     if !baselineClasses.isEmpty { try container.encode(baselineClasses, forKey: .baselineClasses) }
     if !waiverMatches.isEmpty { try container.encode(waiverMatches, forKey: .waiverMatches) }
     if !cases.isEmpty { try container.encode(cases, forKey: .cases) }
+    if !waiverContradictions.isEmpty {
+      try container.encode(waiverContradictions, forKey: .waiverContradictions)
+    }
   }
 }
 
@@ -267,7 +276,7 @@ extension Double {
 extension StepRecord: MemberDecodable {
   static let members: [StaticString] = [
     "index", "check", "name", "plan", "counts", "seconds", "cpuSeconds", "skipReason",
-    "skipReasons", "cells", "baselineClasses", "waiverMatches", "cases",
+    "skipReasons", "cells", "baselineClasses", "waiverMatches", "cases", "waiverContradictions",
   ]
 
   /// A step record as `init(from:)` reads it, walked once instead of mapped whole first: a
@@ -289,7 +298,8 @@ extension StepRecord: MemberDecodable {
       skipReason = reason
     }
     for (member, field) in [(8, \StepRecord.skipReasons), (10, \StepRecord.baselineClasses),
-                            (11, \StepRecord.waiverMatches)] where members.has(member) {
+                            (11, \StepRecord.waiverMatches), (13, \StepRecord.waiverContradictions)]
+    where members.has(member) {
       guard let text = members.text(member), let counts = Self.counts(text) else { return nil }
       self[keyPath: field] = counts
     }

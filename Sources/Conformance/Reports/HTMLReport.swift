@@ -479,6 +479,7 @@ public enum HTMLReport {
         reviewParts.push(el("p", {class: "muted"}, "No baseline: every failure no waiver explains counts as new."));
       }
       if (r.stale.length) reviewParts.push(el("p", {}, "Stale waivers: " + r.stale.map(s => s[0] + " (" + s[1] + ")").join("; ")));
+      if (r.contradicted.length) reviewParts.push(el("p", {}, "Contradicted waivers: " + r.contradicted.map(s => s[0] + " (" + s[1] + ")").join("; ")));
       if (r.unmatchedPartly.length) reviewParts.push(el("p", {class: "muted"}, "Matched nothing in this partial selection (not stale): " + r.unmatchedPartly.join(", ")));
       const waivers = Object.entries(D.waivers).filter(([, w]) => w.count);
       if (waivers.length) reviewParts.push(el("details", {}, el("summary", {}, "Waivers that explained cases (" + waivers.length + ")"),

@@ -13,6 +13,12 @@ public struct Glob: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { text }
 
+  /// Whether the pattern names what it matches: not negated, with literal text beside its
+  /// wildcards (`*trap (SIGILL) in …*`, not `*` or `!missing cells`).
+  public var namesLiterally: Bool {
+    !negated && pattern.contains { $0 != "*" && $0 != "?" }
+  }
+
   public func matches(_ value: String) -> Bool {
     Self.match(pattern[...], Array(value)[...]) != negated
   }

@@ -64,13 +64,32 @@ public final class Review: Sendable {
     let failing = record.outcome.isFailure
     let candidates = failing ? byCheck[record.id.check] ?? wildcard
       : verdict == .passed ? byCheckForPasses[record.id.check] ?? wildcardForPasses : []
+    var contradicted: Waiver?
     for index in candidates {
       let waiver = waivers[index]
       guard waiver.matches(record.id) else { continue }
-      if failing ? waiver.matchesFailure(record) : !waiver.failuresOnly {
+      guard failing else {
+        if waiver.failuresOnly { continue }
         record.review.waiver = waiver.id
         break
       }
+      switch waiver.judge(record) {
+      case .outside: continue
+      case .waives:
+        record.review.waiver = waiver.id
+      case .contradicted:
+        // A later waiver may still explain the case; only a case none explains contradicts.
+        contradicted = contradicted ?? waiver
+        continue
+      }
+      break
+    }
+    if record.review.waiver == nil, let contradicted {
+      record.review.contradicts = contradicted.id
+      record.outcome.detail.append(
+        "waiver '\(contradicted.id)' matches this case but claims triage "
+          + "\(contradicted.triage?.rawValue ?? "?"); its triage is "
+          + "\(record.review.triage?.rawValue ?? "none"), so it does not waive it")
     }
     record.review.baseline = baseline?.classify(record)
   }

@@ -44,12 +44,38 @@ public struct Waiver: Sendable {
     return true
   }
 
-  /// Whether the waiver matches a failing case it matches by id (its pattern and triage).
-  public func matchesFailure(_ record: CaseRecord) -> Bool {
-    if let pattern, !pattern.matches(record.outcome.pattern) { return false }
-    if let triage, record.review.triage != triage { return false }
-    return true
+  /// What the waiver makes of a failing case it matches by id.
+  public enum Judgement: Equatable {
+    /// The case is outside the waiver: another pattern, a fault the waiver does not name, or
+    /// no triage to check its claim against.
+    case outside
+    /// The waiver explains the case.
+    case waives
+    /// The case is the waiver's by check, dimensions and pattern, but its triage is not the
+    /// one the waiver claims: the waiver's explanation does not hold for it.
+    case contradicted
   }
+
+  /// Judges a failing (or errored) case the waiver matches by id.
+  ///
+  /// A fault (an errored case: a trap, a hang, an executor's exit, a case the breaker did not
+  /// run) is the waiver's only when its pattern names the fault: a positive pattern with
+  /// literal text that matches the case's signature. A waiver written for a data difference
+  /// (`*`, or `!missing cells`) never hides a crash.
+  public func judge(_ record: CaseRecord) -> Judgement {
+    if record.outcome.verdict == .errored {
+      guard let pattern, pattern.namesLiterally else { return .outside }
+    }
+    if let pattern, !pattern.matches(record.outcome.pattern) { return .outside }
+    if let triage {
+      guard let found = record.review.triage else { return .outside }
+      return found == triage ? .waives : .contradicted
+    }
+    return .waives
+  }
+
+  /// Whether the waiver explains a failing case it matches by id.
+  public func matchesFailure(_ record: CaseRecord) -> Bool { judge(record) == .waives }
 
   /// Whether a run swept every case this waiver can match, so that matching nothing means
   /// the difference is gone (a stale waiver), not that this run's selection left it out.

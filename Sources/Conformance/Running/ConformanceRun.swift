@@ -213,7 +213,8 @@ public enum ConformanceRun {
       },
       matches: recorder.tally.waiverMatches,
       inactive: review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) },
-      removed: review.baseline?.removed ?? [], shard: options.shard != nil)
+      removed: review.baseline?.removed ?? [], contradictions: recorder.tally.waiverContradictions,
+      shard: options.shard != nil)
     recorder.completeReview(summary)
     return recorder.tally
   }
@@ -253,6 +254,9 @@ public enum ConformanceRun {
     }
     if let stale = tally.info?.review.stale, !stale.isEmpty {
       lines.append("stale waivers: " + stale.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
+    }
+    if let contradicted = tally.info?.review.contradicted, !contradicted.isEmpty {
+      lines.append("contradicted waivers: " + contradicted.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
     }
     if let partly = tally.info?.review.unmatchedPartly, !partly.isEmpty {
       lines.append("waivers that matched nothing in this selection, which holds only part of what they "

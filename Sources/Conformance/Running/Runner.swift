@@ -115,11 +115,18 @@ public struct Runner: Sendable {
     context.answers?.startReplay()
     context.executor?.startTriage()
     let second = evaluate(id, check: check, context: triage)
-    record.review.triage = Triage.classify(record.outcome, against: second)
     // A pass against Foundation's ICU means it expects exactly the subject's answer; a check
     // that records a pass by its count of agreeing comparisons would show just "30".
     record.review.triageExpected = second.verdict == .errored ? nil
       : second.verdict == .passed ? record.outcome.actual : second.expected
+    if let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference {
+      let (triage, detail) = reference.triage(id, check: referenced, outcome: record.outcome,
+                                              subjectICU: record.review.triageExpected)
+      record.review.triage = triage
+      record.outcome.detail += detail
+    } else {
+      record.review.triage = Triage.classify(record.outcome, against: second)
+    }
     if second.verdict == .errored, let reason = second.detail.first {
       record.outcome.detail.append("triage: Foundation's ICU could not compute: \(reason)")
     }

@@ -50,7 +50,7 @@ public enum ShardMerge {
       let review = info.review.completed(
         activeWaivers: shardReview.waiverMatches, matches: recorder.tally.waiverMatches,
         inactive: shardReview.stale.filter { $0.why != RunInfo.ReviewSummary.matchedNothing },
-        removed: baseline?.removed ?? [])
+        removed: baseline?.removed ?? [], contradictions: recorder.tally.waiverContradictions)
       recorder.completeReview(review)
       let tally = recorder.tally
       try ConformanceRun.write(tally, into: staging, files: files)
@@ -112,6 +112,7 @@ public enum ShardMerge {
     info.isolation = IsolationSummary.merged(shards.compactMap(\.results.record.run.isolation))
     info.review.waiverMatches = []
     info.review.stale = []
+    info.review.contradicted = nil
     info.review.removed = []
     return info
   }

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The third voice of triage: values from published releases, generated into
+/// `Corpora/reference/` by `Scripts/reference/generate.py` (CLDR through babel releases, IANA tz
+/// through PyPI's tzdata, calendar arithmetic and official tables), each file naming its source
+/// and release. Two ICUs can share a mistake or carry patched data; a release's own data
+/// tells which side departs from what it claims to carry.
+public struct ReferenceData: Sendable {
+  /// One CLDR release's week data and narrow weekday names, by the locale spelling the
+  /// harness sweeps (`zh_CN`, `en-US-u-fw-mon`).
+  public struct CLDRRelease: Sendable {
+    /// The major release, `42`.
+    public var release: String
+    /// Where the values come from: `babel 2.12.1 (PyPI), which bundles CLDR 42 …`.
+    public var source: String
+    /// The first day of the week as ICU numbers it (Sunday 1 … Saturday 7), by UTS #35.
+    public var firstDay: [String: Int]
+    /// The spellings whose first day their `fw` keyword sets (UTS #35: it overrides the
+    /// region's week data, and a calendar's own rule such as ISO 8601's Monday).
+    public var firstDayByKeyword: Set<String>
+    /// Stand-alone narrow weekday names, Sunday first.
+    public var narrowWeekdays: [String: [String]]
+
+    /// `CLDR 42 (babel 2.12.1)`: how reports name this voice.
+    public var name: String {
+      let tool = source.split(separator: " ").prefix(2).joined(separator: " ")
+      return "CLDR \(release) (\(tool))"
+    }
+  }
+
+  /// Every CLDR release in the reference, by major release.
+  public var cldr: [String: CLDRRelease]
+  /// The releases each side claims: libicu's and Foundation's ICU's CLDR (major release).
+  public var oracleCLDR: String
+  public var subjectCLDR: String?
+
+  /// The newest CLDR release the reference carries.
+  public var newestCLDR: CLDRRelease? {
+    cldr.values.max { (Int($0.release) ?? 0) < (Int($1.release) ?? 0) }
+  }
+
+  static let weekdays = ["sun": 1, "mon": 2, "tue": 3, "wed": 4, "thu": 5, "fri": 6, "sat": 7]
+
+  /// Reads `directory` (`Corpora/reference`), or `nil` when the corpora have none.
+  ///
+  /// - Parameters:
+  ///   - oracleCLDR, subjectCLDR: each side's CLDR version as its ICU states it (`42.0`).
+  /// - Throws: `InputError` naming the file and line of a malformed row (exit 2).
+  public static func load(directory: URL, oracleCLDR: String, subjectCLDR: String?)
+    throws(InputError) -> ReferenceData?
+  {
+    let cldrDirectory = directory.appendingPathComponent("cldr")
+    guard let releases = try? FileManager.default.contentsOfDirectory(atPath: cldrDirectory.path)
+    else { return nil }
+    var cldr: [String: CLDRRelease] = [:]
+    for release in releases.sorted() where Int(release) != nil {
+      let folder = cldrDirectory.appendingPathComponent(release)
+      let days = try TSV.read(folder.appendingPathComponent("first-day.tsv"), columns: 4)
+      let names = try TSV.read(folder.appendingPathComponent("narrow-weekdays.tsv"), columns: 9)
+      var firstDay: [String: Int] = [:]
+      var byKeyword: Set<String> = []
+      for row in days.rows {
+        if row.fields[2].hasPrefix("fw=") { byKeyword.insert(row.fields[0]) }
+        guard let day = weekdays[row.fields[1]] else {
+          throw InputError("\(row.location): first day '\(row.fields[1])' is not sun … sat")
+        }
+        firstDay[row.fields[0]] = day
+      }
+      var narrow: [String: [String]] = [:]
+      for row in names.rows { narrow[row.fields[0]] = Array(row.fields[1...7]) }
+      cldr[release] = CLDRRelease(release: release, source: days.header["source"] ?? "?",
+                                  firstDay: firstDay, firstDayByKeyword: byKeyword,
+                                  narrowWeekdays: narrow)
+    }
+    return ReferenceData(cldr: cldr, oracleCLDR: major(oracleCLDR),
+                         subjectCLDR: subjectCLDR.map(major))
+  }
+
+  /// `42` of `42.0`.
+  static func major(_ version: String) -> String {
+    String(version.prefix { $0 != "." })
+  }
+}
+
+/// A reference file: `# key: value` header lines, then tab-separated rows.
+struct TSV {
+  struct Row {
+    var fields: [String]
+    /// `file:line`, for errors.
+    var location: String
+  }
+
+  var header: [String: String]
+  var rows: [Row]
+
+  /// - Throws: `InputError` naming the file, or the file:line of a row without `columns`
+  ///   fields.
+  static func read(_ url: URL, columns: Int) throws(InputError) -> TSV {
+    guard let data = FileManager.default.contents(atPath: url.path),
+      let text = String(data: data, encoding: .utf8)
+    else { throw InputError("cannot read reference file \(url.path)") }
+    var header: [String: String] = [:]
+    var rows: [Row] = []
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    where !line.isEmpty {
+      if line.hasPrefix("# ") {
+        let body = line.dropFirst(2)
+        if let colon = body.range(of: ": "), header[String(body[..<colon.lowerBound])] == nil {
+          header[String(body[..<colon.lowerBound])] = String(body[colon.upperBound...])
+        }
+        continue
+      }
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      guard fields.count == columns else {
+        throw InputError("\(url.path):\(index + 1): expected \(columns) tab-separated fields, found \(fields.count)")
+      }
+      rows.append(Row(fields: fields, location: "\(url.path):\(index + 1)"))
+    }
+    return TSV(header: header, rows: rows)
+  }
+}
