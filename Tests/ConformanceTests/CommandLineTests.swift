@@ -332,13 +332,11 @@ struct IsolationTests {
       let difference = zip(others, cleanOthers).first { $0 != $1 }
       #expect(difference == nil, "\(fault) at \(id): first difference \(difference.map { "\($0.0.id) vs \($0.1.id)" } ?? "")")
       #expect(faulty.summary.total == clean.summary.total)
-      // A crash is reviewed like any failure: Corpora/known-differences.json waives every
-      // failure of Islamic month-days ("foundation-islamic-empty-months", pattern "*"), so a
-      // crash there is waived; anywhere else in this selection it fails the run.
-      let covered = id.hasPrefix("month-days|calendar=islamic|")
-      let waiver = broken.first?.review.waiver
-      #expect(waiver == (covered ? "foundation-islamic-empty-months" : nil), "\(fault) at \(id)")
-      #expect(faulty.status == (waiver == nil ? 1 : 0), "\(fault) at \(id)")
+      // A crash is never waived by a waiver written for data: Corpora/known-differences.json
+      // waives every failure of Islamic month-days ("foundation-islamic-empty-months",
+      // pattern "*"), but not a crash there, which fails the run like any other.
+      #expect(broken.first?.review.waiver == nil, "\(fault) at \(id)")
+      #expect(faulty.status == 1, "\(fault) at \(id)")
     }
   }
 
