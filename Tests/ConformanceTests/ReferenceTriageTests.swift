@@ -164,5 +164,9 @@ struct WaiverClaimTests {
     #expect(review.contradicted?.map(\.id) == ["cn-sunday-in-cldr46"])
     #expect(review.contradicted?.first?.why.hasPrefix("its claim does not hold for 1 case ") == true)
     #expect(result.status == .unexpected)
+    // JUnit's failure message shows the reference beside the two ICUs.
+    let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(junit.contains("reference CLDR 46 (babel 2.17.0): [&quot;一&quot;, &quot;二&quot;"))
+    #expect(junit.contains("triage: subject-data"))
   }
 }
