@@ -197,6 +197,31 @@ struct TriageTests {
     #expect(result.review.triage == .oracleStale)
   }
 
+  /// The official Umm al-Qura table (hijridate 2.6.0, Corpora/reference) starts Shawwal 1389
+  /// on Wednesday 1969-12-10 (1969-12-31 was a Wednesday): 3 blanks before it in a
+  /// Sunday-first grid. libicu and Foundation's ICU start it on Thursday the 11th: 4 blanks,
+  /// which the subject shows too.
+  @Test("Umm al-Qura Shawwal 1389: the subject and both ICUs start it a day after the official table: shared-defect")
+  func sharedDefect() throws {
+    let result = try outcome("leading-blanks|calendar=islamic-umalqura|fw=1|zone=UTC|month=1969-12-11",
+                             calendars: ["islamic-umalqura"], zones: ["UTC"], years: 1969...1970)
+    #expect(result.outcome.verdict == .failed)
+    #expect(result.outcome.expected == .int(4) && result.outcome.actual == .int(4))
+    #expect(result.review.triage == .sharedDefect)
+    #expect(result.outcome.detail.contains { $0.hasPrefix("reference islamic-umalqura months (hijridate==2.6.0): 3 (day 1 is 1969-12-10") })
+  }
+
+  /// The Chinese table (borax 4.1.3, Corpora/reference) starts 1998's twelfth month on Sunday
+  /// 1999-01-17 (1999-01-01 was a Friday): 0 blanks in a Sunday-first grid, as Foundation
+  /// shows; libicu 72 starts it on Monday the 18th: 1 blank.
+  @Test("Chinese 1999-01: libicu alone starts the month a day late: oracle-defect")
+  func oracleDefect() throws {
+    let result = try outcome("leading-blanks|calendar=chinese|fw=1|zone=UTC|month=1999-01-18",
+                             calendars: ["chinese"], zones: ["UTC"], years: 1999...1999)
+    #expect(result.outcome.expected == .int(1) && result.outcome.actual == .int(0))
+    #expect(result.review.triage == .oracleDefect)
+  }
+
   @Test("en-US-u-ca-iso8601 in Gregorian: every voice says Sunday, Foundation Monday: logic-defect")
   func logicDefectByReference() throws {
     let result = try outcome("weekday-symbols|locale=en-US-u-ca-iso8601|calendar=gregorian|fw=own",

@@ -6,7 +6,7 @@ import ICUOracle
 /// Expected: `(weekday of local day 1 − first weekday + 7) % 7`, with day 1 and its weekday
 /// from libicu. The locale plays no part (the first weekday is set explicitly), so the check
 /// is swept over calendar × zone × first weekday 1…7 × month.
-public struct LeadingBlanksCheck: Check {
+public struct LeadingBlanksCheck: Check, ReferenceChecked {
   public let id = "leading-blanks"
   public let summary =
     "blank cells before day 1 (seed 001 leadingBlanks) vs libicu's weekday of local day 1"
@@ -36,6 +36,25 @@ public struct LeadingBlanksCheck: Check {
                           zone: zone, firstWeekday: firstWeekday),
       months: MonthReadings(oracle: month.reading,
                             subject: EvaluationContext.subjectReading(probe, calendar)))
+  }
+
+  /// The blanks before the reference's day 1 of the month holding the middle of libicu's
+  /// month (the same month where the two start a day apart). One release for every side.
+  func reference(_ id: CaseID, in data: ReferenceData, side: ReferenceSide,
+                 context: EvaluationContext) -> (name: String, answer: ReferenceAnswer) {
+    let calendarID = id.calendar ?? "gregorian"
+    guard let table = data.calendars[calendarID] else {
+      return ("\(calendarID) months", .missing("Corpora/reference has no table of \(calendarID) months"))
+    }
+    guard case .fixed(let firstWeekday)? = id.firstWeekday, let day = id.month,
+      let month = context.corpus.monthTables[calendarID]?.month(startingOn: day)
+    else { return (table.name, .missing("\(id) names no libicu month")) }
+    guard let theirs = table.month(containing: month.firstDay.adding(days: month.length / 2)) else {
+      return (table.name, .missing("the table has no month around \(month.firstDay)"))
+    }
+    let weekday = Int((theirs.firstDay.julianDay + 1) % 7) + 1
+    return (table.name, .value(.int((weekday - firstWeekday + 7) % 7),
+                               note: "day 1 is \(theirs.firstDay), \(theirs.length) days"))
   }
 
   /// Tells a month the subject starts on another day from a wrong weekday arithmetic.

@@ -98,6 +98,9 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
   /// libicu matches its release's reference and the subject the newer release it claims: the
   /// oracle's data is old, the subject is right.
   case oracleStale = "oracle-stale"
+  /// libicu differs from the reference, which the subject and its own ICU match: the oracle's
+  /// code or data is wrong at its own release (libicu 72's Chinese months).
+  case oracleDefect = "oracle-defect"
   /// The subject matches its own ICU, whose data differs from the release it claims: a patched
   /// or broken data set, a finding for the team that ships it.
   case subjectData = "subject-data"
@@ -137,6 +140,9 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
                               oracleRelease: Value, subjectRelease: Value) -> Triage {
     guard let subjectICU else { return .unclassified }
     if subject == subjectRelease && oracle == oracleRelease { return .oracleStale }
+    if subject == subjectRelease && subjectICU == subjectRelease && oracle != oracleRelease {
+      return .oracleDefect
+    }
     if oracle == subjectICU && oracle != oracleRelease && subjectICU != subjectRelease {
       return .sharedDefect
     }

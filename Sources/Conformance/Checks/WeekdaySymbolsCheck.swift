@@ -53,24 +53,27 @@ public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
 
   /// The release's narrow names for the locale, rotated to the first weekday: the explicit
   /// setting, or the release's first day for the locale (UTS #35, as the generator applies it).
-  func reference(_ id: CaseID, cldr: ReferenceData.CLDRRelease) -> ReferenceAnswer {
+  func reference(_ id: CaseID, in data: ReferenceData, side: ReferenceSide,
+                 context: EvaluationContext) -> (name: String, answer: ReferenceAnswer) {
+    let (name, found) = data.cldr(for: side)
+    guard let cldr = found else { return (name, .missing("Corpora/reference has no \(name)")) }
     guard let spelling = id.locale, let setting = id.firstWeekday else {
-      return .missing("\(id) names no locale or first weekday")
+      return (name, .missing("\(id) names no locale or first weekday"))
     }
     guard let names = cldr.narrowWeekdays[spelling] else {
-      return .missing("babel cannot resolve locale '\(spelling)'")
+      return (name, .missing("babel cannot resolve locale '\(spelling)'"))
     }
     switch setting {
     case .fixed(let weekday):
-      return .value(.strings(ICU.rotated(names, toStartAt: weekday)))
+      return (name, .value(.strings(ICU.rotated(names, toStartAt: weekday))))
     case .own where id.calendar == "iso8601" && !cldr.firstDayByKeyword.contains(spelling):
       // ISO 8601 weeks start on Monday (ISO 8601-1:2019, 3.1.1.6), whatever the region.
-      return .value(.strings(ICU.rotated(names, toStartAt: 2)))
+      return (name, .value(.strings(ICU.rotated(names, toStartAt: 2))))
     case .own:
       guard let first = cldr.firstDay[spelling] else {
-        return .missing("no babel locale of the region of '\(spelling)' states its week data")
+        return (name, .missing("no babel locale of the region of '\(spelling)' states its week data"))
       }
-      return .value(.strings(ICU.rotated(names, toStartAt: first)))
+      return (name, .value(.strings(ICU.rotated(names, toStartAt: first))))
     }
   }
 

@@ -1,4 +1,6 @@
+import CZlib
 import Foundation
+import ICUOracle
 
 /// The third voice of triage: values from published releases, generated into
 /// `Corpora/reference/` by `Scripts/reference/generate.py` (CLDR through babel releases, IANA tz
@@ -28,8 +30,37 @@ public struct ReferenceData: Sendable {
     }
   }
 
+  /// One calendar's months from a published formula or official table: one release only,
+  /// which both sides are held to.
+  public struct CalendarTable: Sendable {
+    public var calendar: String
+    /// `hijridate==2.6.0 (hijridate.ummalqura.MONTH_STARTS)`.
+    public var source: String
+    /// First days, in order, and each month's length in days.
+    public var starts: [LocalDay]
+    public var lengths: [Int32]
+
+    /// How reports name this voice: `islamic-umalqura months (hijridate==2.6.0)`.
+    public var name: String {
+      "\(calendar) months (\(source.split(separator: " ").first.map(String.init) ?? source))"
+    }
+
+    /// The month holding `day`, or `nil` outside the table.
+    public func month(containing day: LocalDay) -> (firstDay: LocalDay, length: Int32)? {
+      var (low, high) = (0, starts.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if starts[middle] <= day { low = middle + 1 } else { high = middle }
+      }
+      guard low > 0, day < starts[low - 1].adding(days: lengths[low - 1]) else { return nil }
+      return (starts[low - 1], lengths[low - 1])
+    }
+  }
+
   /// Every CLDR release in the reference, by major release.
   public var cldr: [String: CLDRRelease]
+  /// Month tables by ICU calendar id (`calendars/<id>.tsv.gz`).
+  public var calendars: [String: CalendarTable] = [:]
   /// The releases each side claims: libicu's and Foundation's ICU's CLDR (major release).
   public var oracleCLDR: String
   public var subjectCLDR: String?
@@ -72,8 +103,28 @@ public struct ReferenceData: Sendable {
                                   firstDay: firstDay, firstDayByKeyword: byKeyword,
                                   narrowWeekdays: narrow)
     }
-    return ReferenceData(cldr: cldr, oracleCLDR: major(oracleCLDR),
-                         subjectCLDR: subjectCLDR.map(major))
+    var data = ReferenceData(cldr: cldr, oracleCLDR: major(oracleCLDR),
+                             subjectCLDR: subjectCLDR.map(major))
+    let calendarDirectory = directory.appendingPathComponent("calendars")
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: calendarDirectory.path)) ?? []
+    for file in files.sorted() where file.hasSuffix(".tsv.gz") {
+      let table = try TSV.read(calendarDirectory.appendingPathComponent(file), columns: 5)
+      let calendar = String(file.dropLast(".tsv.gz".count))
+      var starts: [LocalDay] = []
+      var lengths: [Int32] = []
+      for row in table.rows {
+        guard let day = LocalDay(isoText: row.fields[3]), let length = Int32(row.fields[4]), length > 0
+        else { throw InputError("\(row.location): expected a first day yyyy-mm-dd and a length in days") }
+        guard starts.last.map({ $0 < day }) ?? true else {
+          throw InputError("\(row.location): month starts are not in order")
+        }
+        starts.append(day)
+        lengths.append(length)
+      }
+      data.calendars[calendar] = CalendarTable(calendar: calendar, source: table.header["source"] ?? "?",
+                                               starts: starts, lengths: lengths)
+    }
+    return data
   }
 
   /// `42` of `42.0`.
@@ -96,7 +147,7 @@ struct TSV {
   /// - Throws: `InputError` naming the file, or the file:line of a row without `columns`
   ///   fields.
   static func read(_ url: URL, columns: Int) throws(InputError) -> TSV {
-    guard let data = FileManager.default.contents(atPath: url.path),
+    guard let data = url.pathExtension == "gz" ? gunzip(url.path) : FileManager.default.contents(atPath: url.path),
       let text = String(data: data, encoding: .utf8)
     else { throw InputError("cannot read reference file \(url.path)") }
     var header: [String: String] = [:]
@@ -117,5 +168,19 @@ struct TSV {
       rows.append(Row(fields: fields, location: "\(url.path):\(index + 1)"))
     }
     return TSV(header: header, rows: rows)
+  }
+}
+
+/// A gzip file's bytes, or `nil` when it cannot be read.
+private func gunzip(_ path: String) -> Data? {
+  guard let file = gzopen(path, "rb") else { return nil }
+  defer { gzclose(file) }
+  var data = Data()
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { gzread(file, $0.baseAddress, UInt32($0.count)) }
+    if count < 0 { return nil }
+    if count == 0 { return data }
+    data.append(contentsOf: chunk[0..<Int(count)])
   }
 }

@@ -1,52 +1,68 @@
 import Foundation
+import ICUOracle
 
-/// A check the published reference covers: it computes a case's expectation from one
-/// release's data, in the shape of the check's expected value.
+/// Whose claim a reference value is read for: the oracle's release (libicu's CLDR), the
+/// subject's (Foundation's ICU's), or the newest the reference carries. Month tables have
+/// one release, which every side is held to.
+enum ReferenceSide: CaseIterable {
+  case oracle, subject, newest
+}
+
+/// A check the published reference covers: it computes a case's expectation from the
+/// reference at one side's release, in the shape of the check's expected value.
 protocol ReferenceChecked: Check {
-  func reference(_ id: CaseID, cldr: ReferenceData.CLDRRelease) -> ReferenceAnswer
+  /// The voice's name (`CLDR 46 (babel 2.17.0)`) and what it says of the case.
+  func reference(_ id: CaseID, in data: ReferenceData, side: ReferenceSide,
+                 context: EvaluationContext) -> (name: String, answer: ReferenceAnswer)
 }
 
 /// What one release of the reference says of a case.
 enum ReferenceAnswer: Equatable {
-  case value(Value)
+  /// The value, and what it was computed from when that helps a reader (`day 1 is …`).
+  case value(Value, note: String? = nil)
   /// The release has no value for the case, and why.
   case missing(String)
+
+  var value: Value? {
+    if case .value(let value, _) = self { return value }
+    return nil
+  }
 }
 
 extension ReferenceData {
-  /// A failed case's triage by three voices, and the detail lines that show each release's
-  /// value (the oracle's, the subject's, the newest).
+  /// The CLDR release a side claims, as the weekday checks read it.
+  func cldr(for side: ReferenceSide) -> (name: String, release: CLDRRelease?) {
+    let key: String? = switch side {
+    case .oracle: oracleCLDR
+    case .subject: subjectCLDR
+    case .newest: newestCLDR?.release
+    }
+    let release = key.flatMap { cldr[$0] }
+    return (release?.name ?? "CLDR \(key ?? "?")", release)
+  }
+
+  /// A case's triage by three voices, and the detail lines that show each release's value
+  /// (the oracle's, the subject's, the newest; a release two sides share is shown once).
   ///
   /// - Parameter subjectICU: the expectation computed through Foundation's own ICU.
-  func triage(_ id: CaseID, check: any ReferenceChecked, outcome: Outcome, subjectICU: Value?)
-    -> (triage: Triage, detail: [String])
+  func triage(_ id: CaseID, check: any ReferenceChecked, outcome: Outcome, subjectICU: Value?,
+              context: EvaluationContext) -> (triage: Triage, detail: [String])
   {
-    var releases: [CLDRRelease] = []
-    for release in [cldr[oracleCLDR], subjectCLDR.flatMap { cldr[$0] }, newestCLDR].compactMap({ $0 })
-    where !releases.contains(where: { $0.release == release.release }) {
-      releases.append(release)
-    }
-    var values: [String: Value] = [:]
+    var values: [ReferenceSide: Value] = [:]
     var detail: [String] = []
-    for release in releases {
-      switch check.reference(id, cldr: release) {
-      case .value(let value):
-        values[release.release] = value
-        detail.append("reference \(release.name): \(value)")
+    var shown: Set<String> = []
+    for side in ReferenceSide.allCases {
+      let (name, answer) = check.reference(id, in: self, side: side, context: context)
+      values[side] = answer.value
+      guard shown.insert(name).inserted else { continue }
+      switch answer {
+      case .value(let value, let note):
+        detail.append("reference \(name): \(value)" + (note.map { " (\($0))" } ?? ""))
       case .missing(let why):
-        detail.append("reference \(release.name): no value (\(why))")
+        detail.append("reference \(name): no value (\(why))")
       }
     }
-    guard let oracleRelease = values[oracleCLDR] else {
-      if cldr[oracleCLDR] == nil {
-        detail.append("reference: Corpora/reference has no CLDR \(oracleCLDR) (libicu's release)")
-      }
-      return (.noReference, detail)
-    }
-    guard let subjectCLDR, let subjectRelease = values[subjectCLDR] else {
-      if subjectCLDR.map({ cldr[$0] == nil }) ?? true {
-        detail.append("reference: Corpora/reference has no CLDR \(subjectCLDR ?? "?") (Foundation's ICU's release)")
-      }
+    guard let oracleRelease = values[.oracle], let subjectRelease = values[.subject] else {
       return (.noReference, detail)
     }
     let triage = Triage.classify(oracle: outcome.expected, subject: outcome.actual,

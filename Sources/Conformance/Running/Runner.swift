@@ -111,7 +111,11 @@ public struct Runner: Sendable {
       record.outcome.values = CaseValues(oracle: record.outcome.expected,
                                          subject: record.outcome.actual)
     }
-    guard verdict == .failed, let triage else { return record }
+    guard let triage else { return record }
+    if verdict == .passed {
+      return sharedDefect(record, check: check, context: context, triage: triage)
+    }
+    guard verdict == .failed else { return record }
     context.answers?.startReplay()
     context.executor?.startTriage()
     let second = evaluate(id, check: check, context: triage)
@@ -121,7 +125,8 @@ public struct Runner: Sendable {
       : second.verdict == .passed ? record.outcome.actual : second.expected
     if let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference {
       let (triage, detail) = reference.triage(id, check: referenced, outcome: record.outcome,
-                                              subjectICU: record.review.triageExpected)
+                                              subjectICU: record.review.triageExpected,
+                                              context: context)
       record.review.triage = triage
       record.outcome.detail += detail
     } else {
@@ -131,6 +136,38 @@ public struct Runner: Sendable {
       record.outcome.detail.append("triage: Foundation's ICU could not compute: \(reason)")
     }
     return record
+  }
+
+  /// A passing case the published reference contradicts: where the subject and libicu agree
+  /// but the reference at libicu's release says otherwise, the case is evaluated through
+  /// Foundation's ICU too; when both ICUs agree with each other and differ from the
+  /// reference at each one's release, the subject shares their defect and the case fails
+  /// as `shared-defect` (a class no two-ICU comparison can see). Otherwise it passes as it
+  /// did.
+  static func sharedDefect(_ record: CaseRecord, check: any Check, context: EvaluationContext,
+                           triage: EvaluationContext) -> CaseRecord
+  {
+    guard let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference,
+      let oracleRelease = referenced.reference(record.id, in: reference, side: .oracle,
+                                               context: context).answer.value,
+      oracleRelease != record.outcome.expected
+    else { return record }
+    context.answers?.startReplay()
+    context.executor?.startTriage()
+    let second = evaluate(record.id, check: check, context: triage)
+    guard second.verdict == .passed || second.verdict == .failed else { return record }
+    let subjectICU = second.verdict == .passed ? record.outcome.actual : second.expected
+    let (found, detail) = reference.triage(record.id, check: referenced, outcome: record.outcome,
+                                           subjectICU: subjectICU, context: context)
+    guard found == .sharedDefect else { return record }
+    var failed = record
+    failed.outcome.verdict = .failed
+    failed.outcome.pattern = "the subject and both ICUs differ from the published reference"
+    failed.outcome.detail += detail + ["the subject, libicu and Foundation's ICU all answer "
+      + "\(record.outcome.expected); the published reference above says otherwise at each one's release"]
+    failed.review.triage = .sharedDefect
+    failed.review.triageExpected = subjectICU
+    return failed
   }
 
   /// Evaluates the cases of a step (all, or only those at `positions`) into its record.
