@@ -24,6 +24,11 @@ extension Benchmark.Report {
     rows.append(("wall ≤ 0.6 × CPU", String(format: "%.2f ×", parallelism), parallelism <= 0.6))
     rows.append(("tables ≥ 10 × faster than direct", String(format: "%.1f ×", directOverTables),
                  directOverTables >= 10))
+    if let share = referenceShare, let reference {
+      rows.append(("reference lookups ≤ 10 % of the sweep's CPU", String(
+        format: "%.1f s with, %.1f s without: %.1f %%", reference.with, reference.without, share * 100),
+        share <= 0.10))
+    }
     if let clean = storms.first {
       for storm in storms.dropFirst() {
         let ratio = storm.wall / max(clean.wall, 1e-9)
@@ -118,6 +123,10 @@ extension Benchmark.Report {
         ("cpuOverSubjectOnly", .double(overhead)), ("wallOverCPU", .double(parallelism)),
         ("directOverTables", .double(directOverTables)),
       ])),
+      ("reference", reference.map {
+        .object([("withCPUSeconds", .double($0.with)), ("withoutCPUSeconds", .double($0.without)),
+                 ("pairs", .int($0.pairs))])
+      } ?? .null),
       ("targets", .array(targets.map {
         .object([("target", .string($0.name)), ("value", .string($0.value)), ("met", .bool($0.met))])
       })),

@@ -78,6 +78,13 @@ public enum Benchmark {
     public var peakMB: Double
     /// The clean run first, then the storms.
     public var storms: [StormRun] = []
+    /// The published reference's cost: the measured selection swept with triage, with
+    /// `Corpora/reference` and without it (CPU seconds, the fastest of the pairs run).
+    public var reference: (with: Double, without: Double, pairs: Int)?
+    /// The reference's share of the sweep's CPU (target ≤ 0.10).
+    public var referenceShare: Double? {
+      reference.map { ($0.with - $0.without) / max($0.with, 1e-9) }
+    }
 
     var measured: Phase { full ?? core }
     /// Harness CPU over subject-only CPU (target ≤ 1.3).
@@ -181,6 +188,21 @@ public enum Benchmark {
                tables.cases, tables.wall, direct.wall, direct.wall / max(tables.wall, 1e-9),
                oracle.tables, oracle.direct, oracle.direct / max(oracle.tables, 1e-9)))
 
+    // The reference's cost: the same sweep (triage on, no reports) with the reference and
+    // without, alternating; three pairs on the core corpus, one on the full sweep.
+    var withReference = Double.infinity
+    var withoutReference = Double.infinity
+    let pairs = quick ? 3 : 1
+    for _ in 0..<pairs {
+      withoutReference = min(withoutReference, try sweepOnly(quick ? core : all, jobs: jobs,
+                                                             triage: true, reference: false).cpu)
+      withReference = min(withReference, try sweepOnly(quick ? core : all, jobs: jobs,
+                                                       triage: true, reference: true).cpu)
+    }
+    log(String(format: "reference: %@ swept with triage, %.1f s CPU with Corpora/reference, %.1f s "
+                 + "without (%+.1f %%)", quick ? "core corpus" : "full sweep", withReference,
+               withoutReference, (withReference - withoutReference) / max(withReference, 1e-9) * 100))
+
     let peak = ResidentMemory.read().peak
     var storms: [StormRun] = []
     for (name, fault) in [("clean", nil), ("trap storm", "trap:*leading-blanks*"),
@@ -210,7 +232,7 @@ public enum Benchmark {
       evaluateCPU: loop.evaluate, perCheck: loop.perCheck,
       sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
       sampleOracle: oracle,
-      peakMB: peak, storms: storms)
+      peakMB: peak, storms: storms, reference: (withReference, withoutReference, pairs))
   }
 
   /// `conformance --out …` on the core corpus in a process of its own (worker processes, as
@@ -292,13 +314,19 @@ public enum Benchmark {
   }
 
   /// Runs a selection's plan without reports: wall and CPU of the sweep alone.
-  static func sweepOnly(_ request: CorpusRequest, jobs: Int) throws
+  ///
+  /// - Parameters:
+  ///   - triage: classify failures (through Foundation's ICU and the reference).
+  ///   - reference: keep `Corpora/reference` (off: the sweep as if the corpora had none).
+  static func sweepOnly(_ request: CorpusRequest, jobs: Int, triage: Bool = false,
+                        reference: Bool = true) throws
     -> (cases: Int, wall: Double, cpu: Double)
   {
-    let corpus = try Corpus.load(request)
+    var corpus = try Corpus.load(request)
+    if !reference { corpus.reference = nil }
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
     var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: jobs)
-    runner.triage = false
+    runner.triage = triage
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
     let cases = Mutex(0)
     runner.run { event in
