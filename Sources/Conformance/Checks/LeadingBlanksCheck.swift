@@ -38,6 +38,11 @@ public struct LeadingBlanksCheck: Check, ReferenceChecked {
                             subject: EvaluationContext.subjectReading(probe, calendar)))
   }
 
+  /// In UTC only: a month table's defect is the calendar's, the same in every zone, so it is
+  /// reported once per calendar, first weekday and month (the full sweep would repeat it in
+  /// 478 zones).
+  func referenceJudgesPasses(_ id: CaseID) -> Bool { id.zone == "UTC" }
+
   /// The blanks before the reference's day 1 of the month holding the middle of libicu's
   /// month (the same month where the two start a day apart). One release for every side.
   func reference(_ id: CaseID, in data: ReferenceData, side: ReferenceSide,

@@ -14,6 +14,9 @@ protocol ReferenceChecked: Check {
   /// The voice's name (`CLDR 46 (babel 2.17.0)`) and what it says of the case.
   func reference(_ id: CaseID, in data: ReferenceData, side: ReferenceSide,
                  context: EvaluationContext) -> (name: String, answer: ReferenceAnswer)
+  /// Whether the reference may fail a case the subject and libicu agree on (`shared-defect`):
+  /// only where its values are vetted data, and once per fact rather than once per zone.
+  func referenceJudgesPasses(_ id: CaseID) -> Bool
 }
 
 /// What one release of the reference says of a case.
