@@ -175,5 +175,10 @@ struct WaiverClaimTests {
     let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
     #expect(junit.contains("reference CLDR 46 (babel 2.17.0): [&quot;一&quot;, &quot;二&quot;"))
     #expect(junit.contains("triage: subject-data"))
+    #expect(junit.contains("waiver &apos;cn-sunday-in-cldr46&apos; matches this case but claims triage oracle-stale")
+      || junit.contains("waiver 'cn-sunday-in-cldr46' matches this case but claims triage oracle-stale"))
+    // The page without JavaScript names the contradicted waiver and why.
+    let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+    #expect(page.contains("<h2>Contradicted waivers</h2>\n<ul><li><code>cn-sunday-in-cldr46</code>: its claim does not hold for 1 case "))
   }
 }

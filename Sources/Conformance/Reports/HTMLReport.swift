@@ -73,6 +73,11 @@ public enum HTMLReport {
           return "<tr><td class=\"num\">\(number(cluster.count))</td><td>\(cluster.status.rawValue)</td>"
             + "<td><code>\(escape(cluster.check))</code></td><td>\(escape(cluster.pattern))</td><td>\(waivers)</td></tr>\n"
         }.joined() + "</table>\n"
+    if let contradicted = review.contradicted, !contradicted.isEmpty {
+      html += "<h2>Contradicted waivers</h2>\n<ul>" + contradicted.map {
+        "<li><code>\(escape($0.id))</code>: \(escape($0.why))</li>"
+      }.joined() + "</ul>\n"
+    }
     if let isolation = tally.info?.isolation, isolation.notRun > 0 {
       html += "<p>The breaker did not run \(counted(isolation.notRun, "case")) (\(counted(isolation.trips.count, "group")) "
         + "tripped): each is counted as errored (or waived), its detail starting “not run”.</p>\n"

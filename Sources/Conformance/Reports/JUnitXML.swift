@@ -173,8 +173,10 @@ public enum JUnitXML {
       body += "  actual:   \(clip(outcome.actual.description))   [\(subjectSide)]\n"
     }
     for line in outcome.detail.prefix(outcome.verdict == .errored ? 4 : 2) { body += "  \(clip(line))\n" }
-    // The published reference beside the two ICUs, where it covers the check.
-    for line in outcome.detail.dropFirst(2) where line.hasPrefix("reference ") { body += "  \(clip(line))\n" }
+    // The published reference beside the two ICUs, and a waiver whose claim the case contradicts.
+    for line in outcome.detail.dropFirst(2) where line.hasPrefix("reference ") || line.hasPrefix("waiver '") {
+      body += "  \(clip(line))\n"
+    }
     body += "  baseline: \(result.review.baseline?.rawValue ?? "none")"
       + "   triage: \(result.review.triage?.rawValue ?? "none")\n"
     body += "  \(ExplainCommand.text(for: result.id))\n"
