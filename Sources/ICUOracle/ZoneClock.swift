@@ -83,6 +83,70 @@ public final class ZoneTable: ZoneClock, Sendable {
     self.nearStarts = near
   }
 
+  /// A table from transitions read elsewhere (a tz release's files: `Corpora/reference/tz`),
+  /// with the day starts next to each transition computed here as libicu computes them
+  /// (`SKIPPED_WALL_TIME = NEXT_VALID`, `REPEATED_WALL_TIME = FIRST`): the earliest instant
+  /// whose local date is the day or later.
+  ///
+  /// - Parameters:
+  ///   - initial: the offset in force before the first transition.
+  ///   - span: the instants the table answers for.
+  public convenience init(zone: String, initial: (total: Int32, dst: Int32),
+                          transitions: [ZoneTransition], span: ClosedRange<Double>) {
+    let bare = ZoneTable(zone: zone, initial: initial, transitions: transitions, span: span, near: [:])
+    var near: [Int32: (start: Double?, first: Double)] = [:]
+    for transition in transitions {
+      for day in transition.localDays {
+        for neighbour in [day.adding(days: -1), day, day.adding(days: 1)]
+        where near[neighbour.julianDay] == nil {
+          let first = bare.earliest(onOrAfter: neighbour)
+          near[neighbour.julianDay] = (bare.localDayUnchecked(at: first) == neighbour ? first : nil, first)
+        }
+      }
+    }
+    self.init(zone: zone, initial: initial, transitions: transitions, span: span, near: near)
+  }
+
+  private init(zone: String, initial: (total: Int32, dst: Int32), transitions: [ZoneTransition],
+               span: ClosedRange<Double>, near: [Int32: (start: Double?, first: Double)]) {
+    self.zone = zone
+    self.transitionList = transitions
+    self.instants = transitions.map(\.instant)
+    self.initial = initial
+    self.span = span
+    self.nearStarts = near
+  }
+
+  private func offsetUnchecked(at millis: Double) -> Int32 {
+    let index = lastTransition(atOrBefore: millis)
+    return index >= 0 ? transitionList[index].offsetAfter : initial.total
+  }
+
+  private func localDayUnchecked(at millis: Double) -> LocalDay {
+    LocalDay.containing(localMillis: millis + Double(offsetUnchecked(at: millis)))
+  }
+
+  /// The earliest instant whose local date is `day` or later: a transition that jumps into
+  /// it, or the instant a stretch of one offset reaches its local midnight.
+  private func earliest(onOrAfter day: LocalDay) -> Double {
+    let midnight = day.utcMidnightMillis
+    let (from, to) = (midnight - 3 * 86_400_000, midnight + 3 * 86_400_000)
+    var candidates: [Double] = []
+    var index = lastTransition(atOrBefore: from) + 1
+    var start = -Double.infinity
+    var offset = index > 0 ? transitionList[index - 1].offsetAfter : initial.total
+    while true {
+      let end = index < instants.count ? instants[index] : Double.infinity
+      let crossing = midnight - Double(offset)
+      if crossing >= start && crossing < end { candidates.append(crossing) }
+      guard index < instants.count, instants[index] < to else { break }
+      if localDayUnchecked(at: instants[index]) >= day { candidates.append(instants[index]) }
+      (start, offset) = (instants[index], transitionList[index].offsetAfter)
+      index += 1
+    }
+    return candidates.filter { localDayUnchecked(at: $0) >= day }.min() ?? midnight - Double(offset)
+  }
+
   /// The index of the last transition at or before `millis`, or -1.
   private func lastTransition(atOrBefore millis: Double) -> Int {
     var low = 0

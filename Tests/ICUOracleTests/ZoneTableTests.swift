@@ -68,3 +68,32 @@ struct ZoneTableTests {
     #expect(mismatches.prefix(5) == [], "\(mismatches.count) mismatches in \(zone)")
   }
 }
+
+/// A table built from transitions alone (a tz release's, `Corpora/reference/tz`) must find
+/// the same day starts libicu finds, with its skipped-midnight, repeated-midnight and
+/// skipped-day rules, from nothing but the offsets.
+@Suite("Zone tables from transitions alone agree with libicu")
+struct TransitionTableTests {
+  @Test("every day next to a transition starts where libicu says", arguments: ZoneTableTests.zones)
+  func agree(zone: String) throws {
+    let days = LocalDay(year: 1970, month: 1, day: 1)...LocalDay(year: 2037, month: 12, day: 31)
+    let timeline = try ZoneTimeline(zone: zone)
+    let from = days.lowerBound.adding(days: -2).utcMidnightMillis
+    let to = days.upperBound.adding(days: 3).utcMidnightMillis
+    let transitions = try timeline.transitions(from: from, to: to)
+    let table = ZoneTable(zone: zone, initial: try timeline.offset(at: from), transitions: transitions,
+                          span: from...to)
+    var checked = 0
+    for transition in transitions {
+      for day in transition.localDays {
+        for neighbour in [day.adding(days: -1), day, day.adding(days: 1), day.adding(days: 2)] {
+          #expect(try table.start(of: neighbour) == timeline.start(of: neighbour), "\(zone) \(neighbour)")
+          #expect(try table.firstInstant(onOrAfter: neighbour) == timeline.firstInstant(onOrAfter: neighbour),
+                  "\(zone) \(neighbour)")
+          checked += 1
+        }
+      }
+    }
+    #expect(checked >= (zone == "UTC" ? 0 : 4), "\(zone): \(checked) days checked")
+  }
+}
