@@ -139,15 +139,34 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
   public static func classify(oracle: Value, subject: Value, subjectICU: Value?,
                               oracleRelease: Value, subjectRelease: Value) -> Triage {
     guard let subjectICU else { return .unclassified }
-    if subject == subjectRelease && oracle == oracleRelease { return .oracleStale }
-    if subject == subjectRelease && subjectICU == subjectRelease && oracle != oracleRelease {
-      return .oracleDefect
-    }
-    if oracle == subjectICU && oracle != oracleRelease && subjectICU != subjectRelease {
-      return .sharedDefect
-    }
-    if subject == subjectICU && subjectICU != subjectRelease { return .subjectData }
-    if subjectICU == subjectRelease && subject != subjectICU { return .logicDefect }
+    return classify(Voices(subjectMatchesItsRelease: subject == subjectRelease,
+                           oracleMatchesItsRelease: oracle == oracleRelease,
+                           subjectICUMatchesItsRelease: subjectICU == subjectRelease,
+                           oracleAgreesWithSubjectICU: oracle == subjectICU,
+                           subjectAgreesWithSubjectICU: subject == subjectICU))
+  }
+
+  /// What the voices say of one failure, each a yes or no.
+  public struct Voices: Equatable {
+    public var subjectMatchesItsRelease: Bool
+    public var oracleMatchesItsRelease: Bool
+    public var subjectICUMatchesItsRelease: Bool
+    public var oracleAgreesWithSubjectICU: Bool
+    public var subjectAgreesWithSubjectICU: Bool
+    /// The subject matches data it reads besides its ICU (the system's zone files), which
+    /// differ from the release it claims.
+    public var subjectMatchesOtherData = false
+  }
+
+  public static func classify(_ voices: Voices) -> Triage {
+    if voices.subjectMatchesItsRelease && voices.oracleMatchesItsRelease { return .oracleStale }
+    if voices.subjectMatchesItsRelease && voices.subjectICUMatchesItsRelease
+      && !voices.oracleMatchesItsRelease { return .oracleDefect }
+    if voices.oracleAgreesWithSubjectICU && !voices.oracleMatchesItsRelease
+      && !voices.subjectICUMatchesItsRelease { return .sharedDefect }
+    if voices.subjectAgreesWithSubjectICU && !voices.subjectICUMatchesItsRelease { return .subjectData }
+    if !voices.subjectMatchesItsRelease && voices.subjectMatchesOtherData { return .subjectData }
+    if voices.subjectICUMatchesItsRelease && !voices.subjectAgreesWithSubjectICU { return .logicDefect }
     return .unclassified
   }
 }

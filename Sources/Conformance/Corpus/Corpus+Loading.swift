@@ -80,6 +80,10 @@ extension Corpus {
     corpus.reference = try ReferenceData.load(
       directory: request.corporaDirectory.appendingPathComponent("reference"),
       oracleCLDR: oracleCLDR, subjectCLDR: subjectCLDR)
+    corpus.reference?.oracleTZ = try harness { try ICUBackend.system.versions().tz }
+    // The subject claims the tz release Foundation states; its formatter also reads the
+    // system's zone files (the `system` release).
+    corpus.reference?.subjectTZ = TimeZone.timeZoneDataVersion
     return corpus
   }
 

@@ -22,9 +22,14 @@ final class OracleSession {
   /// The last locale's pattern generator: a date-text group asks it four skeletons in a row.
   private var lastGenerator: ICUPatternGenerator?
 
-  init(catalog: LocaleCatalog, tables: ZoneTables? = nil, memoize: Bool = true) {
+  /// Zone clocks from elsewhere (a tz release of the reference), asked before anything else.
+  private let clocks: ((String) -> (any ZoneClock)?)?
+
+  init(catalog: LocaleCatalog, tables: ZoneTables? = nil, memoize: Bool = true,
+       clocks: ((String) -> (any ZoneClock)?)? = nil) {
     self.catalog = catalog
     self.tables = tables
+    self.clocks = clocks
     self.memoize = memoize
     symbols = Memo(limit: 4096, enabled: memoize)
     firstDays = Memo(limit: 4096, enabled: memoize)
@@ -37,6 +42,11 @@ final class OracleSession {
   /// timeline this session keeps open.
   func timeline(_ zone: String) throws(ICUError) -> any ZoneClock {
     if let timeline = timelines[zone] { return timeline }
+    // A reference context is built only for zones its release has (ZoneTriage checks first).
+    if let clock = clocks?(zone) {
+      timelines[zone] = clock
+      return clock
+    }
     if let table = try tables?.table(zone) {
       let clock = TableOrTimeline(table)
       timelines[zone] = clock

@@ -61,6 +61,10 @@ public struct ReferenceData: Sendable {
   public var cldr: [String: CLDRRelease]
   /// Month tables by ICU calendar id (`calendars/<id>.tsv.gz`).
   public var calendars: [String: CalendarTable] = [:]
+  /// tz releases by name (`2022e`, `system`), and the one each side claims.
+  public var zones: [String: ZoneRelease] = [:]
+  public var oracleTZ: String?
+  public var subjectTZ: String?
   /// The releases each side claims: libicu's and Foundation's ICU's CLDR (major release).
   public var oracleCLDR: String
   public var subjectCLDR: String?
@@ -105,6 +109,13 @@ public struct ReferenceData: Sendable {
     }
     var data = ReferenceData(cldr: cldr, oracleCLDR: major(oracleCLDR),
                              subjectCLDR: subjectCLDR.map(major))
+    let zoneDirectory = directory.appendingPathComponent("tz")
+    for release in ((try? FileManager.default.contentsOfDirectory(atPath: zoneDirectory.path)) ?? []).sorted() {
+      let url = zoneDirectory.appendingPathComponent(release).appendingPathComponent("transitions.tsv.gz")
+      if FileManager.default.fileExists(atPath: url.path) {
+        data.zones[release] = ZoneRelease(release: release, url: url)
+      }
+    }
     let calendarDirectory = directory.appendingPathComponent("calendars")
     let files = (try? FileManager.default.contentsOfDirectory(atPath: calendarDirectory.path)) ?? []
     for file in files.sorted() where file.hasSuffix(".tsv.gz") {

@@ -18,10 +18,12 @@ public final class EvaluationContext {
   /// Whether this context's oracle is Foundation's ICU.
   public let isTriage: Bool
   /// The subject's answers kept for triage, when this context's subject keeps them.
-  private(set) var answers: SubjectAnswers?
+  var answers: SubjectAnswers?
   /// The executor answering the subject, when it is one: the runner evaluates a step's cases
   /// in rounds, asking what they need in batches (`ExecutorClient`).
   private(set) var executor: ExecutorClient?
+  /// Contexts whose zones are a tz release of the reference (zone triage), by release.
+  var zoneReferences: [String: EvaluationContext] = [:]
   /// Whether checks record both sides' full values on every case (`--record all`).
   public internal(set) var recordsValues = false
 
@@ -30,6 +32,18 @@ public final class EvaluationContext {
     self.subject = subject
     self.oracle = OracleSession(catalog: corpus.localeCatalog, tables: corpus.zoneTables,
                                 memoize: corpus.oracleMode == .tables)
+    self.monthTables = corpus.monthTables
+    self.isTriage = false
+    self.locales = Dictionary(corpus.locales.map { ($0.spelling, $0) },
+                              uniquingKeysWith: { first, _ in first })
+  }
+
+  /// A context whose zone clocks are `clocks`' (a tz release of the reference), with libicu's
+  /// month tables and locales.
+  init(corpus: Corpus, subject: Subject, clocks: @escaping (String) -> (any ZoneClock)?) {
+    self.corpus = corpus
+    self.subject = subject
+    self.oracle = OracleSession(catalog: corpus.localeCatalog, clocks: clocks)
     self.monthTables = corpus.monthTables
     self.isTriage = false
     self.locales = Dictionary(corpus.locales.map { ($0.spelling, $0) },

@@ -129,6 +129,13 @@ public struct Runner: Sendable {
                                               context: context)
       record.review.triage = triage
       record.outcome.detail += detail
+    } else if check is any ZoneReferenceChecked, context.executor == nil,
+      let reference = context.corpus.reference,
+      let (triage, detail) = reference.zoneTriage(id, check: check, outcome: record.outcome,
+                                                  second: second, context: context)
+    {
+      record.review.triage = triage
+      record.outcome.detail += detail
     } else {
       record.review.triage = Triage.classify(record.outcome, against: second)
     }

@@ -1,0 +1,85 @@
+import Foundation
+import ICUOracle
+
+/// A check whose expectation comes from the zone's clock and libicu's month tables alone, so
+/// a tz release of the reference can compute it again with its own transitions.
+protocol ZoneReferenceChecked: Check {}
+
+extension MonthDaysCheck: ZoneReferenceChecked {}
+extension FieldRoundtripCheck: ZoneReferenceChecked {}
+
+extension EvaluationContext {
+  /// This worker's context whose zones are `release`'s (kept per release), sharing the
+  /// subject's kept answers.
+  func zoneReference(_ release: ZoneRelease) -> EvaluationContext {
+    if let context = zoneReferences[release.release] { return context }
+    let context = EvaluationContext(corpus: corpus, subject: subject,
+                                    clocks: { zone in try? release.table(zone) })
+    context.answers = answers
+    zoneReferences[release.release] = context
+    return context
+  }
+}
+
+extension ReferenceData {
+  /// A failed case of a zone check, classified by the tz releases each side claims: libicu's
+  /// (2022e), Foundation's (2025b), and the system's zone files, which Foundation's formatter
+  /// reads; `nil` when the reference lacks those releases (two voices decide then).
+  ///
+  /// Each release evaluates the case again with its own transitions. Values are compared as
+  /// each side writes them (a day's start as wall time and offset, by the side's own clock):
+  /// equal text is the same instant and offset, and a pass means the subject's answer.
+  func zoneTriage(_ id: CaseID, check: any Check, outcome: Outcome, second: Outcome,
+                  context: EvaluationContext) -> (triage: Triage, detail: [String])?
+  {
+    guard let zone = id.zone, let oracleTZ, let subjectTZ, let atOracleRelease = zones[oracleTZ],
+      let atSubjectRelease = zones[subjectTZ]
+    else { return nil }
+    var detail: [String] = []
+    func evaluate(_ release: ZoneRelease) -> Outcome? {
+      guard (try? release.table(zone)) ?? nil != nil else {
+        detail.append("reference \(release.name): no zone \(zone)")
+        return nil
+      }
+      context.answers?.startReplay()
+      let result = Runner.evaluate(id, check: check, context: context.zoneReference(release))
+      switch result.verdict {
+      case .passed:
+        detail.append("reference \(release.name): the subject's answer")
+      case .failed:
+        let text = result.expected.description
+        detail.append("reference \(release.name): " + (text.count > 300 ? text.prefix(300) + "…" : text))
+      case .errored, .skipped:
+        detail.append("reference \(release.name): could not compute (\(result.detail.first ?? "?"))")
+        return nil
+      }
+      return result
+    }
+    let atOracle = evaluate(atOracleRelease)
+    let atSubject = atSubjectRelease === atOracleRelease ? atOracle : evaluate(atSubjectRelease)
+    let atSystem = zones["system"].flatMap { $0 === atSubjectRelease ? nil : evaluate($0) }
+    guard let atOracle, let atSubject else { return (.noReference, detail) }
+    guard second.verdict == .passed || second.verdict == .failed else { return (.unclassified, detail) }
+    func same(_ a: Outcome, _ b: Outcome) -> Bool {
+      switch (a.verdict, b.verdict) {
+      case (.passed, .passed): true
+      case (.failed, .failed): a.expected == b.expected
+      default: false
+      }
+    }
+    var voices = Triage.Voices(
+      subjectMatchesItsRelease: atSubject.verdict == .passed,
+      oracleMatchesItsRelease: same(outcome, atOracle),
+      subjectICUMatchesItsRelease: same(second, atSubject),
+      oracleAgreesWithSubjectICU: second.verdict == .failed && second.expected == outcome.expected,
+      subjectAgreesWithSubjectICU: second.verdict == .passed)
+    if let atSystem {
+      voices.subjectMatchesOtherData = atSystem.verdict == .passed && !same(atSystem, atSubject)
+      if voices.subjectMatchesOtherData && !voices.subjectMatchesItsRelease {
+        detail.append("the subject reads the system's zone files here (its formatter), which are "
+          + "not tz \(subjectTZ)'s for \(zone)")
+      }
+    }
+    return (Triage.classify(voices), detail)
+  }
+}
