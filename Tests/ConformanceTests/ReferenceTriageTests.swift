@@ -29,6 +29,12 @@ struct ReferenceTriageTests {
     // Everyone says Sunday but the subject.
     #expect(Triage.classify(oracle: sun, subject: mon, subjectICU: sun,
                             oracleRelease: sun, subjectRelease: sun) == .logicDefect)
+    // The subject follows the system's zone files, which are not the release it claims
+    // (Debian's backzone EET), where its own ICU follows the release.
+    #expect(Triage.classify(Triage.Voices(
+      subjectMatchesItsRelease: false, oracleMatchesItsRelease: true, subjectICUMatchesItsRelease: true,
+      oracleAgreesWithSubjectICU: false, subjectAgreesWithSubjectICU: false, subjectMatchesOtherData: true))
+      == .subjectData)
     // Foundation's ICU could not compute.
     #expect(Triage.classify(oracle: sun, subject: mon, subjectICU: nil,
                             oracleRelease: sun, subjectRelease: sun) == .unclassified)
