@@ -129,7 +129,7 @@ public struct Runner: Sendable {
                                               context: context)
       record.review.triage = triage
       record.outcome.detail += detail
-    } else if check is any ZoneReferenceChecked, context.executor == nil,
+    } else if check is any ZoneReferenceChecked,
       let reference = context.corpus.reference,
       let (triage, detail) = reference.zoneTriage(id, check: check, outcome: record.outcome,
                                                   second: second, context: context)
