@@ -54,7 +54,7 @@ public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
   /// Never: babel keeps a locale's unconfirmed draft names where it has no other (CLDR 42's
   /// `eo` "D L M M Ĵ V S", draft="unconfirmed"), which ICU's data build drops, so a pass is
   /// not overturned on babel's word. Failures still read the three voices.
-  func referenceJudgesPasses(_ id: CaseID) -> Bool { false }
+  func referenceJudgesPasses(_ id: CaseID, in data: ReferenceData) -> Bool { false }
 
   /// The release's narrow names for the locale, rotated to the first weekday: the explicit
   /// setting, or the release's first day for the locale (UTS #35, as the generator applies it).

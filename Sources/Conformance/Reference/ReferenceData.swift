@@ -65,6 +65,8 @@ public struct ReferenceData: Sendable {
   public var zones: [String: ZoneRelease] = [:]
   public var oracleTZ: String?
   public var subjectTZ: String?
+  /// The run's zone for UTC: `UTC`, or the zone the run folds it into.
+  public var utcZone: String?
   /// The releases each side claims: libicu's and Foundation's ICU's CLDR (major release).
   public var oracleCLDR: String
   public var subjectCLDR: String?

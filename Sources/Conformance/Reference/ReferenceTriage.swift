@@ -16,7 +16,7 @@ protocol ReferenceChecked: Check {
                  context: EvaluationContext) -> (name: String, answer: ReferenceAnswer)
   /// Whether the reference may fail a case the subject and libicu agree on (`shared-defect`):
   /// only where its values are vetted data, and once per fact rather than once per zone.
-  func referenceJudgesPasses(_ id: CaseID) -> Bool
+  func referenceJudgesPasses(_ id: CaseID, in data: ReferenceData) -> Bool
 }
 
 /// What one release of the reference says of a case.

@@ -91,6 +91,14 @@ extension ReferenceData {
           + "not tz \(subjectTZ)'s for \(zone)")
       }
     }
-    return (Triage.classify(voices), detail)
+    // The tz releases are the ICUs' own data, written out: a zone case can show that a side
+    // follows an older or other release, or that the subject departs from data it follows.
+    // That both ICUs, or libicu alone, depart from every release would more likely be a
+    // difference of form (an isdst-only transition that one build lists and another does
+    // not) than of data: two voices decide those.
+    let triage = Triage.classify(voices)
+    guard [.oracleStale, .logicDefect, .subjectData].contains(triage) else { return nil }
+    if triage == .subjectData && !voices.subjectMatchesOtherData { return nil }
+    return (triage, detail)
   }
 }

@@ -154,8 +154,8 @@ public struct Runner: Sendable {
   static func sharedDefect(_ record: CaseRecord, check: any Check, context: EvaluationContext,
                            triage: EvaluationContext) -> CaseRecord
   {
-    guard let referenced = check as? any ReferenceChecked, referenced.referenceJudgesPasses(record.id),
-      let reference = context.corpus.reference,
+    guard let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference,
+      referenced.referenceJudgesPasses(record.id, in: reference),
       let oracleRelease = referenced.reference(record.id, in: reference, side: .oracle,
                                                context: context).answer.value,
       oracleRelease != record.outcome.expected
