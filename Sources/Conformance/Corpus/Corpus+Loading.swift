@@ -75,12 +75,12 @@ extension Corpus {
     } else {
       corpus.triageProblem = ICUBackend.foundationProblem ?? "Foundation's ICU is not reachable"
     }
-    let oracleCLDR = try harness { try ICUBackend.system.versions().cldr }
+    let oracle = try harness { try ICUBackend.system.versions() }
     let subjectCLDR = try ICUBackend.foundation.map { backend in try harness { try backend.versions().cldr } }
     corpus.reference = try ReferenceData.load(
       directory: request.corporaDirectory.appendingPathComponent("reference"),
-      oracleCLDR: oracleCLDR, subjectCLDR: subjectCLDR)
-    corpus.reference?.oracleTZ = try harness { try ICUBackend.system.versions().tz }
+      oracleCLDR: oracle.cldr, subjectCLDR: subjectCLDR)
+    corpus.reference?.oracleTZ = oracle.tz
     // The subject claims the tz release Foundation states; its formatter also reads the
     // system's zone files (the `system` release).
     corpus.reference?.subjectTZ = TimeZone.timeZoneDataVersion

@@ -74,8 +74,6 @@ public struct Waiver: Sendable {
     return .waives
   }
 
-  /// Whether the waiver explains a failing case it matches by id.
-  public func matchesFailure(_ record: CaseRecord) -> Bool { judge(record) == .waives }
 
   /// Whether a run swept every case this waiver can match, so that matching nothing means
   /// the difference is gone (a stale waiver), not that this run's selection left it out.

@@ -119,10 +119,7 @@ public struct Runner: Sendable {
     context.answers?.startReplay()
     context.executor?.startTriage()
     let second = evaluate(id, check: check, context: triage)
-    // A pass against Foundation's ICU means it expects exactly the subject's answer; a check
-    // that records a pass by its count of agreeing comparisons would show just "30".
-    record.review.triageExpected = second.verdict == .errored ? nil
-      : second.verdict == .passed ? record.outcome.actual : second.expected
+    record.review.triageExpected = subjectICUExpectation(record.outcome, second)
     if let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference {
       let (triage, detail) = reference.triage(id, check: referenced, outcome: record.outcome,
                                               subjectICU: record.review.triageExpected,
@@ -145,6 +142,17 @@ public struct Runner: Sendable {
     return record
   }
 
+  /// What Foundation's ICU expects of a case from its evaluation through that ICU: a pass
+  /// means exactly the subject's answer (a check that records a pass by its count of agreeing
+  /// comparisons would show just "30"); `nil` when it could not compute.
+  static func subjectICUExpectation(_ outcome: Outcome, _ second: Outcome) -> Value? {
+    switch second.verdict {
+    case .passed: outcome.actual
+    case .errored: nil
+    case .failed, .skipped: second.expected
+    }
+  }
+
   /// A passing case the published reference contradicts: where the subject and libicu agree
   /// but the reference at libicu's release says otherwise, the case is evaluated through
   /// Foundation's ICU too; when both ICUs agree with each other and differ from the
@@ -163,8 +171,9 @@ public struct Runner: Sendable {
     context.answers?.startReplay()
     context.executor?.startTriage()
     let second = evaluate(record.id, check: check, context: triage)
-    guard second.verdict == .passed || second.verdict == .failed else { return record }
-    let subjectICU = second.verdict == .passed ? record.outcome.actual : second.expected
+    guard second.verdict == .passed || second.verdict == .failed,
+      let subjectICU = subjectICUExpectation(record.outcome, second)
+    else { return record }
     let (found, detail) = reference.triage(record.id, check: referenced, outcome: record.outcome,
                                            subjectICU: subjectICU, context: context)
     guard found == .sharedDefect else { return record }
