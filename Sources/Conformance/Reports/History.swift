@@ -56,7 +56,7 @@ public struct NightSummary: Sendable, Equatable {
     for name in names.sorted() {
       var file = directory.appendingPathComponent(name)
       var isDirectory: ObjCBool = false
-      FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory)
+      _ = FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory)
       if isDirectory.boolValue { file.appendPathComponent("results.json") }
       guard file.pathExtension == "json", FileManager.default.fileExists(atPath: file.path) else { continue }
       let head: Head
