@@ -185,11 +185,58 @@ struct ReviewTests {
     #expect(result.status == .unexpected)  // fw 3 failures and one unexpected pass
   }
 
+  @Test("new is news: a case that newly fails is waived only by a waiver whose scope lists it")
+  func newFailuresOutsideScope() throws {
+    let (night, base, plain) = (temporary("scope-night"), temporary("scope-base"), temporary("scope-plain"))
+    defer { for url in [night, base, plain] { try? FileManager.default.removeItem(at: url) } }
+    // Written for Monday starts (fw 2); the broad one states no scope at all.
+    let file = try waiverFile("""
+      {"id": "monday", "check": "leading-blanks", "pattern": "blank count*",
+       "scope": {"fw": "2"}, "reason": "test", "link": "none"},
+      {"id": "broad", "check": "leading-blanks", "pattern": "blank count*",
+       "reason": "test", "link": "none"}
+      """)
+    // Baseline: only Tuesday starts (fw 3) are wrong.
+    var first = options(out: base, zones: ["UTC"], years: 2021...2021)
+    first.waivers = file
+    _ = try ConformanceRun.run(first, subject: blanks(ignoring: [3]))
+    // Tonight fw 2, 3 and 4 are wrong: 3 still fails, 2 is new but in "monday"'s scope,
+    // 4 is new and no scope lists it.
+    var run = options(out: night, zones: ["UTC"], years: 2021...2021)
+    run.waivers = file
+    run.baseline = base.appendingPathComponent("results.json")
+    let result = try ConformanceRun.run(run, subject: blanks(ignoring: [2, 3, 4]))
+    #expect(result.status == .unexpected)
+    let byWeekday = Dictionary(grouping: try failures(night), by: weekday)
+    #expect(byWeekday["fw=2"]?.allSatisfy { $0.status == .waived && $0.review.waiver == "monday" } == true)
+    #expect(byWeekday["fw=3"]?.allSatisfy { $0.status == .waived && $0.review.baseline == .stillFailing } == true)
+    let fourth = try #require(byWeekday["fw=4"])
+    #expect(fourth.count == 12)
+    #expect(fourth.allSatisfy {
+      $0.status == .failed && $0.isNewFailure && $0.review.outOfScope == "monday" && $0.review.waiver == nil
+    })
+    #expect(fourth.allSatisfy { $0.outcome.detail.contains { $0.contains("'monday'") && $0.contains("scope (fw 2)") } })
+    let review = try runRecord(night).run.review
+    #expect(review.outOfScope?.map(\.id) == ["monday"])
+    #expect(review.outOfScope?.first?.why.contains("12 new failures") == true)
+    let junit = try String(contentsOf: night.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(junit.contains("waiver &apos;monday&apos; matches this case") || junit.contains("waiver 'monday' matches this case"))
+    let page = try String(contentsOf: night.appendingPathComponent("index.html"), encoding: .utf8)
+    #expect(page.contains("New failures outside a waiver&#39;s scope") || page.contains("New failures outside a waiver's scope"))
+
+    // Without a baseline, waivers work as before: every failure is waived.
+    var alone = options(out: plain, zones: ["UTC"], years: 2021...2021)
+    alone.waivers = file
+    #expect(try ConformanceRun.run(alone, subject: blanks(ignoring: [2, 3, 4])).status == .clean)
+  }
+
   @Test("malformed waiver files name the file and the entry", arguments: [
     ("{\"id\": \"a\", \"check\": \"no-such-check\", \"reason\": \"r\", \"link\": \"l\"}", "waiver 1 (a): unknown check"),
     ("{\"id\": \"a\", \"check\": \"leading-blanks\", \"reason\": \"r\"}", "waiver 1 (a): missing \"link\""),
     ("{\"id\": \"a\", \"check\": \"leading-blanks\", \"reason\": \"r\", \"link\": \"l\", \"expires\": \"soon\"}", "expires 'soon'"),
     ("{\"id\": \"a\", \"check\": \"leading-blanks\", \"reason\": \"r\", \"link\": \"l\", \"match\": {\"planet\": \"x\"}}", "unknown dimension"),
+    ("{\"id\": \"a\", \"check\": \"leading-blanks\", \"reason\": \"r\", \"link\": \"l\", \"scope\": {}}", "waiver 1 (a): \"scope\" must name at least one dimension"),
+    ("{\"id\": \"a\", \"check\": \"leading-blanks\", \"reason\": \"r\", \"link\": \"l\", \"scope\": {\"zone\": 3}}", "scope.zone must be a string or a list of strings"),
   ])
   func malformedWaivers(entry: String, message: String) throws {
     let file = try waiverFile(entry)

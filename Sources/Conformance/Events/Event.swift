@@ -100,6 +100,10 @@ public struct RunInfo: Sendable, Codable {
     /// Waivers whose claim (their triage) some cases they match contradict, each with how many
     /// and which triage those cases have instead; `nil` in runs before claims were checked.
     public var contradicted: [StaleWaiver]?
+    /// Waivers that matched cases newly failing against the baseline which their scope does
+    /// not list, each with how many: those cases count as new failures. `nil` in runs before
+    /// scopes.
+    public var outOfScope: [StaleWaiver]?
     public var baseline: BaselineReference?
     /// The baseline's failing cases this run did not sweep.
     public var removed: [String] = []
@@ -116,7 +120,8 @@ public struct RunInfo: Sendable, Codable {
     /// - Parameter shard: the run is one shard of a split: it sweeps part of every waiver's
     ///   selection, so none that matched nothing is stale here (`merge` judges the whole).
     func completed(activeWaivers: [WaiverCount], matches: [String: Int], inactive: [StaleWaiver],
-                   removed: [String], contradictions: [String: Int] = [:], shard: Bool = false)
+                   removed: [String], contradictions: [String: Int] = [:],
+                   outOfScope: [String: Int] = [:], shard: Bool = false)
       -> ReviewSummary
     {
       var summary = self
@@ -124,6 +129,11 @@ public struct RunInfo: Sendable, Codable {
         guard let count = contradictions[waiver.id], count > 0 else { return nil }
         return StaleWaiver(id: waiver.id, why: "its claim does not hold for \(HTMLReport.counted(count, "case")) "
           + "it matches (their triage differs; each case's detail says which): not waived")
+      }
+      summary.outOfScope = activeWaivers.compactMap { waiver in
+        guard let count = outOfScope[waiver.id], count > 0 else { return nil }
+        return StaleWaiver(id: waiver.id, why: "matched \(HTMLReport.counted(count, "new failure")) "
+          + "its scope does not list (they passed in the baseline): written for other cases, not waived")
       }
       summary.waiverMatches = activeWaivers.map { waiver in
         var counted = waiver

@@ -80,6 +80,8 @@ public struct RunTally: Sendable {
   public private(set) var waiverMatches: [String: Int] = [:]
   /// Cases per waiver whose claim they contradict.
   public private(set) var waiverContradictions: [String: Int] = [:]
+  /// Cases per waiver that matched them but whose scope does not list them (new failures).
+  public private(set) var waiverOutOfScope: [String: Int] = [:]
   /// Failures no waiver explains that are new (see `CaseRecord.isNewFailure`).
   public private(set) var newFailures = 0
   /// Pass counts per check and dimension value, for the report's matrices:
@@ -130,6 +132,7 @@ public struct RunTally: Sendable {
     skipReasons.merge(step.skipReasons, uniquingKeysWith: +)
     waiverMatches.merge(step.waiverMatches, uniquingKeysWith: +)
     waiverContradictions.merge(step.waiverContradictions, uniquingKeysWith: +)
+    waiverOutOfScope.merge(step.waiverOutOfScope, uniquingKeysWith: +)
     for (name, count) in step.baselineClasses {
       if let kind = Baseline.Class(rawValue: name) { baselineCounts[kind, default: 0] += count }
     }

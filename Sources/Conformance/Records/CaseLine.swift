@@ -31,7 +31,7 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
   private let toldDigest: String?
 
   static let members: [StaticString] = ["id", "step", "verdict", "pattern", "review", "actualDigest", "actual"]
-  static let reviewMembers: [StaticString] = ["waiver", "triage", "baseline", "contradicts"]
+  static let reviewMembers: [StaticString] = ["waiver", "triage", "baseline", "contradicts", "outOfScope"]
 
   /// The case in `bytes` (line `lineNumber` of `path`): from its members when they are what
   /// a case's should be, else decoded whole, which names the fault.
@@ -119,6 +119,10 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
       if read.has(3) {
         guard let waiver = read.string(3) else { return nil }
         review.contradicts = waiver
+      }
+      if read.has(4) {
+        guard let waiver = read.string(4) else { return nil }
+        review.outOfScope = waiver
       }
     }
     var record = CaseRecord(

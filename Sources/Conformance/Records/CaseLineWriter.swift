@@ -74,6 +74,7 @@ struct CaseLineWriter {
         if let expected = review.triageExpected {
           members.member("expectedFoundationICU", &writer) { $0.value(expected) }
         }
+        if let waiver = review.outOfScope { members.member("outOfScope", &writer) { $0.string(waiver) } }
         if let triage = review.triage { members.member("triage", &writer) { $0.string(triage.rawValue) } }
         if let waiver = review.waiver { members.member("waiver", &writer) { $0.string(waiver) } }
         members.end(&writer)

@@ -35,7 +35,8 @@ public struct CaseRecord: Sendable, Equatable {
   }
 
   /// Whether a baseline-aware nightly should go red for it: a failure no waiver explains
-  /// that is new, a new case or changed (every unwaived failure without a baseline).
+  /// that is new, a new case or changed (every unwaived failure without a baseline). A new
+  /// failure that a waiver matches but does not list in its scope is one (`outOfScope`).
   public var isNewFailure: Bool {
     guard outcome.isFailure, review.waiver == nil else { return false }
     switch review.baseline {
@@ -74,6 +75,9 @@ public struct CaseReview: Sendable, Equatable, Codable {
   /// A waiver that matched the case by check, dimensions and pattern but whose claim (its
   /// triage) the case's triage contradicts: it did not waive the case.
   public var contradicts: String?
+  /// A waiver that would have waived the case, but the case newly fails against the
+  /// baseline and the waiver's scope does not list it: it was written for other cases.
+  public var outOfScope: String?
 
   public init(waiver: String? = nil, triage: Triage? = nil, triageExpected: Value? = nil,
               baseline: Baseline.Class? = nil) {
@@ -85,6 +89,7 @@ public struct CaseReview: Sendable, Equatable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case waiver, triage, triageExpected = "expectedFoundationICU", baseline, contradicts
+    case outOfScope
   }
 }
 

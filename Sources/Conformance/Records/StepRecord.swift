@@ -34,6 +34,9 @@ public struct StepRecord: Sendable, Codable, Equatable {
   /// Cases per waiver whose claim (its triage) they contradict: matched by check, dimensions
   /// and pattern, not waived.
   public var waiverContradictions: [String: Int] = [:]
+  /// Cases per waiver that would have waived them but whose scope does not list them: new
+  /// failures against the baseline, not waived.
+  public var waiverOutOfScope: [String: Int] = [:]
   /// The cases that did not pass, in plan order (every case with `--record all`). Not
   /// written to `steps.jsonl.gz`: the cases have their own file.
   public var cases: [CaseRecord] = []
@@ -72,6 +75,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     if let kind = record.review.baseline { baselineClasses[kind.rawValue, default: 0] += 1 }
     if let waiver = record.review.waiver { waiverMatches[waiver, default: 0] += 1 }
     if let waiver = record.review.contradicts { waiverContradictions[waiver, default: 0] += 1 }
+    if let waiver = record.review.outOfScope { waiverOutOfScope[waiver, default: 0] += 1 }
     if status == .skipped {
       let reason = record.outcome.detail.first ?? "skipped"
       skipReasons[reason, default: 0] += 1
@@ -101,6 +105,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     baselineClasses.merge(other.baselineClasses, uniquingKeysWith: +)
     waiverMatches.merge(other.waiverMatches, uniquingKeysWith: +)
     waiverContradictions.merge(other.waiverContradictions, uniquingKeysWith: +)
+    waiverOutOfScope.merge(other.waiverOutOfScope, uniquingKeysWith: +)
     cases += other.cases
     caseLines += other.caseLines
   }
@@ -114,7 +119,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
 
   enum CodingKeys: String, CodingKey {
     case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
-    case baselineClasses, waiverMatches, cases, waiverContradictions
+    case baselineClasses, waiverMatches, cases, waiverContradictions, waiverOutOfScope
   }
 
   public init(from decoder: any Decoder) throws {
@@ -133,6 +138,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     waiverMatches = try container.decodeIfPresent([String: Int].self, forKey: .waiverMatches) ?? [:]
     cases = try container.decodeIfPresent([CaseRecord].self, forKey: .cases) ?? []
     waiverContradictions = try container.decodeIfPresent([String: Int].self, forKey: .waiverContradictions) ?? [:]
+    waiverOutOfScope = try container.decodeIfPresent([String: Int].self, forKey: .waiverOutOfScope) ?? [:]
     guard PlanStepSet.group(ofEncoded: plan) != nil else {
       throw DecodingError.dataCorruptedError(forKey: .plan, in: container,
                                              debugDescription: "malformed plan '\(plan)'")
@@ -157,6 +163,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     if !waiverContradictions.isEmpty {
       try container.encode(waiverContradictions, forKey: .waiverContradictions)
     }
+    if !waiverOutOfScope.isEmpty { try container.encode(waiverOutOfScope, forKey: .waiverOutOfScope) }
   }
 }
 
@@ -277,6 +284,7 @@ extension StepRecord: MemberDecodable {
   static let members: [StaticString] = [
     "index", "check", "name", "plan", "counts", "seconds", "cpuSeconds", "skipReason",
     "skipReasons", "cells", "baselineClasses", "waiverMatches", "cases", "waiverContradictions",
+    "waiverOutOfScope",
   ]
 
   /// A step record as `init(from:)` reads it, walked once instead of mapped whole first: a
@@ -298,7 +306,8 @@ extension StepRecord: MemberDecodable {
       skipReason = reason
     }
     for (member, field) in [(8, \StepRecord.skipReasons), (10, \StepRecord.baselineClasses),
-                            (11, \StepRecord.waiverMatches), (13, \StepRecord.waiverContradictions)]
+                            (11, \StepRecord.waiverMatches), (13, \StepRecord.waiverContradictions),
+                            (14, \StepRecord.waiverOutOfScope)]
     where members.has(member) {
       guard let text = members.text(member), let counts = Self.counts(text) else { return nil }
       self[keyPath: field] = counts

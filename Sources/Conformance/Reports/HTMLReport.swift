@@ -78,6 +78,11 @@ public enum HTMLReport {
         "<li><code>\(escape($0.id))</code>: \(escape($0.why))</li>"
       }.joined() + "</ul>\n"
     }
+    if let outOfScope = review.outOfScope, !outOfScope.isEmpty {
+      html += "<h2>New failures outside a waiver's scope</h2>\n<ul>" + outOfScope.map {
+        "<li><code>\(escape($0.id))</code>: \(escape($0.why))</li>"
+      }.joined() + "</ul>\n"
+    }
     if let isolation = tally.info?.isolation, isolation.notRun > 0 {
       html += "<p>The breaker did not run \(counted(isolation.notRun, "case")) (\(counted(isolation.trips.count, "group")) "
         + "tripped): each is counted as errored (or waived), its detail starting “not run”.</p>\n"
@@ -484,6 +489,7 @@ public enum HTMLReport {
         reviewParts.push(el("p", {class: "muted"}, "No baseline: every failure no waiver explains counts as new."));
       }
       if (r.stale.length) reviewParts.push(el("p", {}, "Stale waivers: " + r.stale.map(s => s[0] + " (" + s[1] + ")").join("; ")));
+      if (r.outOfScope.length) reviewParts.push(el("p", {}, "New failures outside a waiver's scope: " + r.outOfScope.map(s => s[0] + " (" + s[1] + ")").join("; ")));
       if (r.contradicted.length) reviewParts.push(el("p", {}, "Contradicted waivers: " + r.contradicted.map(s => s[0] + " (" + s[1] + ")").join("; ")));
       if (r.unmatchedPartly.length) reviewParts.push(el("p", {class: "muted"}, "Matched nothing in this partial selection (not stale): " + r.unmatchedPartly.join(", ")));
       const waivers = Object.entries(D.waivers).filter(([, w]) => w.count);

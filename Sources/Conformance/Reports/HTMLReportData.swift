@@ -37,6 +37,7 @@ enum HTMLReportData {
         } ?? .null),
         ("stale", .array(review.stale.map { .array([.string($0.id), .string($0.why)]) })),
         ("contradicted", .array((review.contradicted ?? []).map { .array([.string($0.id), .string($0.why)]) })),
+        ("outOfScope", .array((review.outOfScope ?? []).map { .array([.string($0.id), .string($0.why)]) })),
         ("unmatchedPartly", .array(review.unmatchedPartly.map(JSONValue.string))),
         ("matched", .array(review.waiverMatches.map { .array([.string($0.id), .int($0.count)]) })),
       ])),

@@ -58,13 +58,21 @@ public final class Review: Sendable {
 
   /// Applies waivers and the baseline to a case: sets its review's waiver and baseline class,
   /// never its verdict.
+  ///
+  /// A case that newly fails against the baseline is waived only by a waiver whose scope
+  /// lists it; a waiver that would have waived it otherwise is named (`outOfScope`), and the
+  /// case counts as a new failure.
   public func apply(_ record: inout CaseRecord) {
+    let baselineClass = baseline?.classify(record)
+    record.review.baseline = baselineClass
+    let newlyFailing = baselineClass == .newFailure
     // In file order: the first waiver that matches explains the case.
     let verdict = record.outcome.verdict
     let failing = record.outcome.isFailure
     let candidates = failing ? byCheck[record.id.check] ?? wildcard
       : verdict == .passed ? byCheckForPasses[record.id.check] ?? wildcardForPasses : []
     var contradicted: Waiver?
+    var unscoped: Waiver?
     for index in candidates {
       let waiver = waivers[index]
       guard waiver.matches(record.id) else { continue }
@@ -76,6 +84,10 @@ public final class Review: Sendable {
       switch waiver.judge(record) {
       case .outside: continue
       case .waives:
+        guard !newlyFailing || waiver.scopeLists(record.id) else {
+          unscoped = unscoped ?? waiver
+          continue
+        }
         record.review.waiver = waiver.id
       case .contradicted:
         // A later waiver may still explain the case; only a case none explains contradicts.
@@ -84,14 +96,22 @@ public final class Review: Sendable {
       }
       break
     }
-    if record.review.waiver == nil, let contradicted {
+    guard record.review.waiver == nil else { return }
+    if let contradicted {
       record.review.contradicts = contradicted.id
       record.outcome.detail.append(
         "waiver '\(contradicted.id)' matches this case but claims triage "
           + "\(contradicted.triage?.rawValue ?? "?"); its triage is "
           + "\(record.review.triage?.rawValue ?? "none"), so it does not waive it")
     }
-    record.review.baseline = baseline?.classify(record)
+    if let unscoped {
+      record.review.outOfScope = unscoped.id
+      record.outcome.detail.append(
+        "waiver '\(unscoped.id)' matches this case, but the case passed in the baseline and "
+          + (unscoped.scope == nil ? "the waiver states no scope"
+            : "the waiver's scope (\(unscoped.scopeText)) does not list it")
+          + ": it was written for other cases, so this new failure is not waived")
+    }
   }
 }
 

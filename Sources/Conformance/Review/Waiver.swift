@@ -9,12 +9,19 @@ import ICUOracle
 /// a waiver without such failure-only conditions matches is an *unexpected pass*: the
 /// difference it explains is gone. A waiver applies only while it has not expired and its
 /// version conditions hold.
+///
+/// With a baseline, a case that newly fails (it passed in a baseline that swept it) is the
+/// waiver's only when the waiver's `scope` lists it: a waiver written for one defect does not
+/// swallow another that happens to share its check or pattern. New is news.
 public struct Waiver: Sendable {
   public var id: String
   /// The checks it applies to (any of these globs).
   public var checks: [Glob]
   /// Dimension key (`locale`, `calendar`, `fw`, `zone`, `month`, `variant`) → any of these.
   public var match: [(key: String, globs: [Glob])]
+  /// The cases the waiver was written for, in the same form as `match`; `nil` when it names
+  /// none (then no newly failing case is its own).
+  public var scope: [(key: String, globs: [Glob])]?
   public var pattern: Glob?
   public var triage: Triage?
   public var reason: String
@@ -32,8 +39,28 @@ public struct Waiver: Sendable {
 
   /// Whether the waiver matches a case's check and dimensions.
   public func matches(_ id: CaseID) -> Bool {
-    guard checks.contains(where: { $0.matches(id.check) }) else { return false }
-    for (key, globs) in match {
+    checks.contains(where: { $0.matches(id.check) }) && Self.dimensions(match, hold: id)
+  }
+
+  /// Whether the waiver's scope lists a case (it matches it by id): what lets it waive a
+  /// case that newly fails against a baseline.
+  public func scopeLists(_ id: CaseID) -> Bool {
+    guard let scope else { return false }
+    return Self.dimensions(scope, hold: id)
+  }
+
+  /// The scope as a reader reads it: `zone Pacific/Apia, Pacific/Kiritimati; month 2011-12-01`.
+  public var scopeText: String {
+    (scope ?? []).map { key, globs in
+      "\(key) " + globs.prefix(6).map(\.text).joined(separator: ", ")
+        + (globs.count > 6 ? " … (\(globs.count) values)" : "")
+    }.joined(separator: "; ")
+  }
+
+  /// Whether a case has each dimension, with a value one of its globs matches (or, when
+  /// every glob is negated, that none excludes).
+  static func dimensions(_ conditions: [(key: String, globs: [Glob])], hold id: CaseID) -> Bool {
+    for (key, globs) in conditions {
       guard let value = id.value(of: key) else { return false }
       if globs.allSatisfy({ $0.text.hasPrefix("!") }) {
         guard globs.allSatisfy({ $0.matches(value) }) else { return false }
@@ -196,8 +223,8 @@ public enum WaiverFile {
       }
       return text
     }
-    let known: Set<String> = ["id", "check", "match", "pattern", "triage", "reason", "link",
-                              "expires", "when"]
+    let known: Set<String> = ["id", "check", "match", "scope", "pattern", "triage", "reason",
+                              "link", "expires", "when"]
     if let unknown = entry.keys.first(where: { !known.contains($0) }) {
       throw InputError("\(location): unknown key \"\(unknown)\"")
     }
@@ -212,23 +239,10 @@ public enum WaiverFile {
     where !check.contains("*") && !check.contains("?") && CheckCatalog.check(check) == nil {
       throw InputError("\(location): unknown check '\(check)'")
     }
-    var match: [(String, [Glob])] = []
-    if let object = entry["match"] {
-      guard case .object(let dictionary) = object else {
-        throw InputError("\(location): \"match\" must be an object")
-      }
-      for key in dictionary.keys.sorted() {
-        guard dimensionKeys.contains(key) else {
-          throw InputError("\(location): \"match\" has unknown dimension \"\(key)\"")
-        }
-        if let text = dictionary[key]?.text {
-          match.append((key, [Glob(text)]))
-        } else if let list = dictionary[key]?.texts, !list.isEmpty {
-          match.append((key, list.map(Glob.init)))
-        } else {
-          throw InputError("\(location): match.\(key) must be a string or a list of strings")
-        }
-      }
+    let match = try dimensionGlobs(entry["match"], key: "match", location: location) ?? []
+    let scope = try dimensionGlobs(entry["scope"], key: "scope", location: location)
+    if scope?.isEmpty == true {
+      throw InputError("\(location): \"scope\" must name at least one dimension")
     }
     var triage: Triage?
     if let text = try string("triage", required: false) {
@@ -261,10 +275,36 @@ public enum WaiverFile {
     }
     let reason = try string("reason") ?? ""
     let link = try string("link") ?? ""
-    return Waiver(id: id, checks: checks.map(Glob.init), match: match,
+    return Waiver(id: id, checks: checks.map(Glob.init), match: match, scope: scope,
                   pattern: try string("pattern", required: false).map(Glob.init), triage: triage,
                   reason: reason, link: link, expires: expires, versions: versions,
                   location: location)
+  }
+}
+
+extension WaiverFile {
+  /// `match` or `scope`: dimension key → a glob or a list of them; `nil` when absent.
+  static func dimensionGlobs(_ field: JSONField?, key name: String, location: String)
+    throws(InputError) -> [(key: String, globs: [Glob])]?
+  {
+    guard let field else { return nil }
+    guard case .object(let dictionary) = field else {
+      throw InputError("\(location): \"\(name)\" must be an object")
+    }
+    var result: [(key: String, globs: [Glob])] = []
+    for key in dictionary.keys.sorted() {
+      guard dimensionKeys.contains(key) else {
+        throw InputError("\(location): \"\(name)\" has unknown dimension \"\(key)\"")
+      }
+      if let text = dictionary[key]?.text {
+        result.append((key, [Glob(text)]))
+      } else if let list = dictionary[key]?.texts, !list.isEmpty {
+        result.append((key, list.map(Glob.init)))
+      } else {
+        throw InputError("\(location): \(name).\(key) must be a string or a list of strings")
+      }
+    }
+    return result
   }
 }
 

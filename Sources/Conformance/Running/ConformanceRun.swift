@@ -214,7 +214,7 @@ public enum ConformanceRun {
       matches: recorder.tally.waiverMatches,
       inactive: review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) },
       removed: review.baseline?.removed ?? [], contradictions: recorder.tally.waiverContradictions,
-      shard: options.shard != nil)
+      outOfScope: recorder.tally.waiverOutOfScope, shard: options.shard != nil)
     recorder.completeReview(summary)
     return recorder.tally
   }
@@ -257,6 +257,10 @@ public enum ConformanceRun {
     }
     if let contradicted = tally.info?.review.contradicted, !contradicted.isEmpty {
       lines.append("contradicted waivers: " + contradicted.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
+    }
+    if let outOfScope = tally.info?.review.outOfScope, !outOfScope.isEmpty {
+      lines.append("new failures outside the scope of the waiver that matched them: "
+        + outOfScope.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
     }
     if let partly = tally.info?.review.unmatchedPartly, !partly.isEmpty {
       lines.append("waivers that matched nothing in this selection, which holds only part of what they "

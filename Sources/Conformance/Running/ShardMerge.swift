@@ -50,7 +50,8 @@ public enum ShardMerge {
       let review = info.review.completed(
         activeWaivers: shardReview.waiverMatches, matches: recorder.tally.waiverMatches,
         inactive: shardReview.stale.filter { $0.why != RunInfo.ReviewSummary.matchedNothing },
-        removed: baseline?.removed ?? [], contradictions: recorder.tally.waiverContradictions)
+        removed: baseline?.removed ?? [], contradictions: recorder.tally.waiverContradictions,
+        outOfScope: recorder.tally.waiverOutOfScope)
       recorder.completeReview(review)
       let tally = recorder.tally
       try ConformanceRun.write(tally, into: staging, files: files)
@@ -113,6 +114,7 @@ public enum ShardMerge {
     info.review.waiverMatches = []
     info.review.stale = []
     info.review.contradicted = nil
+    info.review.outOfScope = nil
     info.review.removed = []
     return info
   }
