@@ -9,7 +9,7 @@ enum Command {
   /// `bench --shards 4,8`: each split's shards of the full sweep alone, then their merge.
   case benchShards(counts: [Int], passes: Int, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
-  case selfTest(jobs: Int, corpora: URL)
+  case selfTest(jobs: Int, corpora: URL, mutants: [Mutant])
   case worker(RunOptions)
   /// `costs <results-dir>`: fit the step cost model shards are balanced by.
   case costs(results: URL, corpora: URL)
@@ -133,15 +133,26 @@ struct CommandLineParser {
     var remaining = arguments
     var jobs = ProcessInfoCores.count
     var corpora = defaultCorpora
+    var mutants = Mutant.all
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "self-test")
       case "--jobs": jobs = try jobCount(argument, &remaining)
       case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
+      case "--mutants":
+        let names = try value(argument, &remaining).split(separator: ",").map(String.init)
+        mutants = []
+        for name in names {
+          guard let mutant = Mutant.all.first(where: { $0.name == name }) else {
+            throw InputError("--mutants: no mutant '\(name)' (known: "
+              + Mutant.all.map(\.name).joined(separator: ", ") + ")")
+          }
+          mutants.append(mutant)
+        }
       default: throw unknownOption(argument, for: "self-test")
       }
     }
-    return .selfTest(jobs: jobs, corpora: corpora)
+    return .selfTest(jobs: jobs, corpora: corpora, mutants: mutants)
   }
 
   func parseMerge(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

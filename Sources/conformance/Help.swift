@@ -7,7 +7,7 @@ enum Help {
            conformance explain <case-id> [--waivers <file|none>]
            conformance bench [--quick] [--jobs <n>] [--out <file>]
            conformance merge <shard-dir>... [--out <dir>]
-           conformance self-test [--jobs <n>]
+           conformance self-test [--jobs <n>] [--mutants <name>,...]
            conformance executor [--misbehave <spec>]
            conformance costs <results-dir> [--corpora <dir>]
            conformance help [<subcommand>]
@@ -22,7 +22,7 @@ enum Help {
     case "explain"?: ["--corpora", "--waivers", "--help"]
     case "bench"?: ["--quick", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
-    case "self-test"?: ["--jobs", "--corpora", "--help"]
+    case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
     case "executor"?: ["--misbehave", "--help"]
     case "costs"?: ["--corpora", "--help"]
     default:
@@ -104,7 +104,15 @@ enum Help {
     OVERVIEW: Runs the core corpus against deliberately wrong subjects; exits 0 only if every
     one is caught and the real subject is clean.
 
-    USAGE: conformance self-test [--jobs <n>] [--corpora <dir>]
+    Every run uses the shipped waivers; each mutant's run is compared with the real subject's
+    as its baseline, as a nightly compares with last night: a mutant is caught by a new
+    failure or an unexpected pass, and a waiver whose scope does not list a newly failing
+    case does not hide it.
+
+    USAGE: conformance self-test [--jobs <n>] [--corpora <dir>] [--mutants <name>,...]
+
+    OPTIONS:
+      --mutants <names>  Only these mutants (the real subject always runs first).
     """
 
   static let costs = """

@@ -66,8 +66,8 @@ func execute(_ command: Command) throws -> ExitStatus {
     print("wrote \(file.path): \(costs.checks.count) checks, digest \(costs.digest), from \(costs.measured)")
   case .executor(let misbehaviours):
     ExecutorServer.run(misbehaviours: misbehaviours)
-  case .selfTest(let jobs, let corpora):
-    let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs) { printError($0) }
+  case .selfTest(let jobs, let corpora, let mutants):
+    let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs, mutants: mutants) { printError($0) }
     print(report.lines.joined(separator: "\n"))
     return report.passed ? .clean : .unexpected
   case .merge(let shards, let out):

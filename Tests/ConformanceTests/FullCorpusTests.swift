@@ -356,6 +356,34 @@ struct FieldRoundtripTests {
     #expect(outcome.actual == .list([.string("2018-11-01: 2018-10-31T21:00:00-03:00"),
                                      .string("2018-11-04: 2018-11-03T21:00:00-03:00")]))
   }
+
+  @Test("24 hours corrected by the offset change: right at Berlin's 02:00 change, a day early at São Paulo's skipped midnight")
+  func dstCorrectedMutant() throws {
+    let subject = try #require(Mutant.all.first { $0.name == "days-by-24-hours-dst-corrected" }).make(.pickerLogic)
+    // 2018-11-04 in São Paulo starts at 01:00 (-02): 3 Nov 00:00 (-03) + 24 h is 4 Nov 01:00,
+    // less the hour gained is 3 Nov 23:00, a second cell on the 3rd.
+    let sao = try evaluate("month-days|calendar=gregorian|zone=America/Sao_Paulo|month=2018-11-01",
+                           zones: ["America/Sao_Paulo"], year: 2018, subject: subject)
+    #expect(sao.pattern == "two cells on one local day")
+    #expect(sao.actual.description.contains("2018-11-03 23:00"), "\(sao.actual)")
+    // 2021-03-28 in Berlin: 27 Mar 00:00 + 24 h is 28 Mar 01:00 wall time (a 23-hour day),
+    // less nothing; 28 Mar 00:00 + 24 h is 29 Mar 01:00, less the hour: midnight. Correct.
+    let berlin = try evaluate("month-days|calendar=gregorian|zone=Europe/Berlin|month=2021-03-01",
+                              zones: ["Europe/Berlin"], year: 2021, subject: subject)
+    #expect(berlin.verdict == .passed)
+  }
+
+  @Test("Hebrew paging by month number: back from Adar 5778 (a common year) stays in Adar; back from Adar II 5779 reaches Adar I")
+  func hebrewPagingMutant() throws {
+    let subject = try #require(Mutant.all.first { $0.name == "hebrew-paging-by-month-number" }).make(.pickerLogic)
+    // 1 Adar 5778 is 2018-02-16, 1 Adar II 5779 is 2019-03-08 (Hebcal; libicu agrees).
+    let common = try evaluate("month-paging|calendar=hebrew|zone=UTC|month=2018-02-16",
+                              zones: ["UTC"], calendars: ["hebrew"], year: 2018, subject: subject)
+    #expect(common.pattern == "paging stays in the same month")
+    let leap = try evaluate("month-paging|calendar=hebrew|zone=UTC|month=2019-03-08",
+                            zones: ["UTC"], calendars: ["hebrew"], year: 2019, subject: subject)
+    #expect(leap.verdict == .passed)
+  }
 }
 
 @Suite("A subject of one's own")

@@ -90,6 +90,43 @@ public struct Mutant: Sendable {
       subject.nights = { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
       return subject
     },
+    // The two below were swallowed by waivers written for other defects
+    // (`seed-days-in-month-assumes-contiguous-days`, `foundation-paging-onto-skipped-day`)
+    // until those waivers stated their scope: they are caught as new failures against the
+    // real subject's run.
+    Mutant(name: "days-by-24-hours-dst-corrected",
+           mistake: "each day cell is the one before plus 24 hours, corrected by the offset change: right across a change at 02:00, a day early where midnight is skipped") { base in
+      var subject = base
+      subject.days = { month, calendar in
+        guard let first = calendar.dateInterval(of: .month, for: month)?.start,
+          let range = calendar.range(of: .day, in: .month, for: month)
+        else { return [] }
+        let zone = calendar.timeZone
+        var cells = [first]
+        while cells.count < range.count {
+          let previous = cells[cells.count - 1]
+          let next = previous.addingTimeInterval(86_400)
+          cells.append(next.addingTimeInterval(
+            -Double(zone.secondsFromGMT(for: next) - zone.secondsFromGMT(for: previous))))
+        }
+        return cells
+      }
+      return subject
+    },
+    Mutant(name: "hebrew-paging-by-month-number",
+           mistake: "Hebrew month buttons step the month number (Adar I is month 6 in every year: in a common year, back from Adar lands on Adar)") { base in
+      var subject = base
+      subject.paging = { month, offset, calendar in
+        guard calendar.identifier == .hebrew else { return base.paging(month, offset, calendar) }
+        // Tishri is 1 and Elul 13 in every year; the year turns between them.
+        var parts = calendar.dateComponents([.era, .year, .month], from: month)
+        let number = (parts.month ?? 1) + offset
+        parts.month = number > 13 ? 1 : number < 1 ? 13 : number
+        parts.year = (parts.year ?? 0) + (number > 13 ? 1 : number < 1 ? -1 : 0)
+        return calendar.date(from: parts)
+      }
+      return subject
+    },
     Mutant(name: "week-year-in-field",
            mistake: "the text field written with YYYY (week year) instead of yyyy") { base in
       var subject = base

@@ -6,6 +6,10 @@ import ICUOracle
 /// real subject and against each `Mutant`, with the shipped waivers: every mutant must be
 /// caught (a new failure or an unexpected pass in at least one check) and the real subject
 /// must not be flagged beyond the waived differences.
+///
+/// Each mutant's run has the real subject's as its baseline, as a nightly has last night's:
+/// a mistake whose failures a waiver written for other cases matches is still caught, since
+/// the waiver's scope does not list them (new is news).
 public enum SelfTest {
   /// What one subject's run showed.
   public struct Row: Sendable {
@@ -50,15 +54,21 @@ public enum SelfTest {
     var rows: [Row] = []
     let subjects = [("PickerLogic", "none: the seeds' logic", Subject.pickerLogic)]
       + mutants.map { ($0.name, $0.mistake, $0.make(.pickerLogic)) }
+    var baseline: Baseline?
     for (name, mistake, subject) in subjects {
       let clock = ContinuousClock.now
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: jobs)
-      runner.review = Review(waivers: waivers, baseline: nil, versions: versions, today: .today)
+      runner.review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
       let caught = Mutex(Catches())
+      let isBaseline = baseline == nil
       runner.run { event in
         guard case .stepEnded(let step) = event.kind else { return }
-        for record in step.cases where record.isNewFailure || record.status == .unexpectedPass {
-          caught.withLock { catches in
+        caught.withLock { catches in
+          for record in step.cases {
+            if isBaseline, record.outcome.isFailure {
+              catches.failures[CaseKey(record.id.description)] = record.actualDigestValue
+            }
+            guard record.isNewFailure || record.status == .unexpectedPass else { continue }
             catches.counts[record.id.check, default: 0] += 1
             if catches.example == nil { catches.example = record.id.description }
           }
@@ -71,6 +81,12 @@ public enum SelfTest {
       log(String(format: "%@: %@ (%.0f s)", name, row.caught ? "caught" : "not caught",
                  (ContinuousClock.now - clock).seconds))
       rows.append(row)
+      if baseline == nil {
+        baseline = Baseline(
+          reference: BaselineReference(path: "the real subject's run", started: "",
+                                       versions: versions.summary),
+          failures: catches.failures, steps: PlanStepSet.index(plan))
+      }
     }
     return Report(rows: rows)
   }
@@ -80,4 +96,6 @@ public enum SelfTest {
 struct Catches: Sendable {
   var counts: [String: Int] = [:]
   var example: String?
+  /// The failing cases' actual values, from the real subject's run: the mutants' baseline.
+  var failures: [CaseKey: UInt64] = [:]
 }
