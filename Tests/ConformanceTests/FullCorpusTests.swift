@@ -15,6 +15,24 @@ struct FullCorpusTests {
     return Runner.evaluate(id, check: check, context: EvaluationContext(corpus: corpus, subject: subject))
   }
 
+  @Test("Adar in a Hebrew common year named Adar I: the five days never reach it, the month cycle does")
+  func adarMutant() throws {
+    let subject = try #require(Mutant.all.first { $0.name == "hebrew-common-adar-as-adar-i" }).make(.pickerLogic)
+    let corpus = try smallCorpus(locales: ["en_US"], calendars: ["hebrew"], zones: ["UTC"], years: 1970...2037)
+    // The five days (Tevet, Tishri, Nisan, Kislev, Nisan) pass.
+    let plain = try evaluate("date-text|locale=en_US|calendar=hebrew|variant=month-title", corpus: corpus, subject: subject)
+    #expect(plain.verdict == .passed)
+    let cycle = try evaluate("date-text|locale=en_US|calendar=hebrew|variant=month-title-cycle", corpus: corpus, subject: subject)
+    #expect(cycle.verdict == .failed)
+    // 1 Adar 5775 is 2015-02-20 (5775 is common); 1 Adar I and 1 Adar II 5776 are 2016-02-10
+    // and 2016-03-11 (5776 is leap): Hebcal's dates, English month names as CLDR has them.
+    let expected = cycle.expected.description
+    #expect(expected.contains("\"Adar 5775\"") && expected.contains("\"Adar I 5776\"")
+      && expected.contains("\"Adar II 5776\""), "\(expected)")
+    #expect(cycle.actual.description.contains("\"Adar I 5775\""))
+    #expect(cycle.detail.first?.contains("2015-02-20") == true)
+  }
+
   @Test("paging through Hebrew 5782's Adar I and II and Chinese 1995's leap month passes")
   func leapMonthPaging() throws {
     let hebrew = try smallCorpus(calendars: ["hebrew"], zones: ["UTC"], years: 2022...2022)
@@ -340,7 +358,9 @@ struct FieldRoundtripTests {
     let iso = try evaluate("field-roundtrip|calendar=buddhist|zone=UTC|month=2021-01-01|variant=iso8601",
                            zones: ["UTC"], calendars: ["buddhist"], year: 2021)
     #expect(iso.pattern == "an ISO 8601 reader takes the field for another year")
-    #expect(iso.actual == .list([.string("2021-01-01: 2564-01-01")]))
+    // January's first day, and 1–3 January as week-year edges: Buddhist year 2021 + 543.
+    #expect(iso.actual == .list([.string("2021-01-01: 2564-01-01"), .string("2021-01-02: 2564-01-02"),
+                                 .string("2021-01-03: 2564-01-03")]))
     let same = try evaluate("field-roundtrip|calendar=buddhist|zone=UTC|month=2021-01-01|variant=same-formatter",
                             zones: ["UTC"], calendars: ["buddhist"], year: 2021)
     #expect(same.verdict == .passed, "\(same.actual)")
@@ -357,6 +377,28 @@ struct FieldRoundtripTests {
                                      .string("2018-11-04: 2018-11-03T21:00:00-03:00")]))
   }
 
+  @Test("a field written with YYYY reads back a year off on 30 December 2024, which the read-back now holds")
+  func weekYearField() throws {
+    let subject = try #require(Mutant.all.first { $0.name == "week-year-in-field" }).make(.pickerLogic)
+    // en_US weeks start on Sunday and week 1 holds 1 January: 2025's week 1 starts on Sunday
+    // 29 December 2024, so 29–31 December 2024 have week-based year 2025 (ISO 8601's week 1,
+    // from Monday 30 December, gives 2025 for the 30th and 31st too).
+    let iso = try evaluate("field-roundtrip|calendar=gregorian|zone=UTC|month=2024-12-01|variant=iso8601",
+                           zones: ["UTC"], year: 2024, subject: subject)
+    #expect(iso.pattern == "an ISO 8601 reader takes the field for another year")
+    #expect(iso.actual.description.contains("2024-12-30: 2025-12-30"), "\(iso.actual)")
+    let same = try evaluate("field-roundtrip|calendar=gregorian|zone=UTC|month=2024-12-01|variant=same-formatter",
+                            zones: ["UTC"], year: 2024, subject: subject)
+    #expect(same.pattern == "the field reads back as another day")
+    // The real field reads 29 December 2024 to 3 January 2025 back as themselves.
+    for month in ["2024-12-01", "2025-01-01"] {
+      let real = try evaluate("field-roundtrip|calendar=gregorian|zone=UTC|month=\(month)|variant=iso8601",
+                              zones: ["UTC"], year: 2024)
+      #expect(real.verdict == .passed)
+      #expect(real.expected.description.contains(month == "2024-12-01" ? "2024-12-31: 2024-12-31" : "2025-01-03: 2025-01-03"))
+    }
+  }
+
   @Test("24 hours corrected by the offset change: right at Berlin's 02:00 change, a day early at São Paulo's skipped midnight")
   func dstCorrectedMutant() throws {
     let subject = try #require(Mutant.all.first { $0.name == "days-by-24-hours-dst-corrected" }).make(.pickerLogic)
@@ -371,6 +413,26 @@ struct FieldRoundtripTests {
     let berlin = try evaluate("month-days|calendar=gregorian|zone=Europe/Berlin|month=2021-03-01",
                               zones: ["Europe/Berlin"], year: 2021, subject: subject)
     #expect(berlin.verdict == .passed)
+  }
+
+  @Test("a grid that drops its last week unless the week starts on Sunday: month-days passes, month-grid does not")
+  func gridMutant() throws {
+    let subject = try #require(Mutant.all.first { $0.name == "grid-drops-last-week-unless-sunday-first" }).make(.pickerLogic)
+    // March 2021 starts on a Monday: a Monday-first grid has no blanks and five weeks, the
+    // last holding 29, 30 and 31.
+    let grid = try evaluate("month-grid|calendar=gregorian|fw=2|zone=UTC|month=2021-03-01",
+                            zones: ["UTC"], year: 2021, subject: subject)
+    #expect(grid.pattern == "the last week's days are missing")
+    #expect(grid.expected == .strings(["1 2 3 4 5 6 7", "8 9 10 11 12 13 14", "15 16 17 18 19 20 21",
+                                       "22 23 24 25 26 27 28", "29 30 31 · · · ·"]))
+    // month-days asks under the calendar's own first weekday (Sunday for Gregorian).
+    let days = try evaluate("month-days|calendar=gregorian|zone=UTC|month=2021-03-01",
+                            zones: ["UTC"], year: 2021, subject: subject)
+    #expect(days.verdict == .passed)
+    // The real grid under a Saturday start: 1 March 2021 (a Monday) after two blanks.
+    let real = try evaluate("month-grid|calendar=gregorian|fw=7|zone=UTC|month=2021-03-01",
+                            zones: ["UTC"], year: 2021)
+    #expect(real.verdict == .passed)
   }
 
   @Test("Hebrew paging by month number: back from Adar 5778 (a common year) stays in Adar; back from Adar II 5779 reaches Adar I")

@@ -13,6 +13,10 @@ public enum MonthCoverage: String, Sendable {
   /// month-sweep zones as a control. For checks about day boundaries, which cost ~100 subject
   /// calls per month and only differ from the control where a transition moves a boundary.
   case transitionMonths = "transition-months"
+  /// The transition months, plus in the month-sweep zones the months holding 29 December to
+  /// 3 January of each year: where the ISO week-based year (`YYYY`) and the calendar year
+  /// part. For the text field, whose `yyyy` written as `YYYY` is right all year but there.
+  case transitionAndYearEndMonths = "transition-and-year-end-months"
 }
 
 /// One comparison between the subject and the oracle: data plus one function.
@@ -62,7 +66,7 @@ extension Check {
 public enum CheckCatalog {
   public static let all: [any Check] = [
     LeadingBlanksCheck(), WeekdaySymbolsCheck(), SameDayClosingCheck(), RangeRolesCheck(),
-    MonthDaysCheck(), MonthPagingCheck(), StayNightsCheck(), ReturnClampCheck(), DateTextCheck(),
+    MonthDaysCheck(), MonthGridCheck(), MonthPagingCheck(), StayNightsCheck(), ReturnClampCheck(), DateTextCheck(),
     FieldRoundtripCheck(),
     DisclosureCheck(), CalendarInvariantsCheck(),
   ]

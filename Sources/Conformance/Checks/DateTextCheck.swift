@@ -13,6 +13,13 @@ import ICUOracle
 /// with the locale's pattern `d` (its digits), and seed 004's field also with the ISO 8601
 /// text a form field means (Gregorian, ASCII digits): that is where `yyyy` in a Buddhist or
 /// Arabic locale goes wrong.
+///
+/// Each text that names a month or a year also has a `-cycle` variant (`month-title-cycle`):
+/// the same text on the first day of every month of a whole cycle of the calendar and on its
+/// years' last days (`cycleDays`): Hebrew Adar in a common year and Adar I and II in a leap
+/// one, Chinese and Dangi leap months, the thirteenth months of Coptic and Ethiopic, the
+/// last day of a long Islamic or Persian year, the last days of Shōwa and Heisei. The five
+/// days of the plain variants stay as they were, so their case ids and values do too.
 public struct DateTextCheck: Check {
   public let id = "date-text"
   public let summary =
@@ -21,7 +28,10 @@ public struct DateTextCheck: Check {
   public let subjectFunctions: [Subject.Function] = [.text]
   public let dimensions: [Dimension] = [.locale, .calendar, .variant]
   public let groupDimensions: [Dimension] = [.locale, .calendar]
-  public let variants = DateText.allCases.map(\.rawValue)
+  public let variants = DateText.allCases.map(\.rawValue) + DateText.cycled.map { $0.rawValue + Self.cycleSuffix }
+
+  /// The suffix of the variants over a whole cycle of months.
+  static let cycleSuffix = "-cycle"
 
   /// The zone texts are formatted in; the days are chosen so that zone plays no part.
   static let zone = "UTC"
@@ -57,13 +67,57 @@ public struct DateTextCheck: Check {
     return days
   }
 
+  /// The cycle of a calendar whose months a `-cycle` variant names: the first year from
+  /// mid-2016 (or the window's first whole year) that is longer than the year before it (a
+  /// leap month, a thirteenth month, a leap day), with that year before it when the two have
+  /// different months (Hebrew Adar against Adar I and II; Chinese leap months). The first day
+  /// of each of their months and each year's last day, noon UTC; in Japanese also the last
+  /// days of Shōwa and Heisei (the plain variants have the first days of Heisei and Reiwa).
+  static func cycleDays(_ calendar: String, _ corpus: Corpus) -> (days: [LocalDay], years: String) {
+    guard let table = corpus.monthTables[calendar] else { return ([], "none") }
+    let byYear = Dictionary(grouping: table.months, by: \.extendedYear)
+    // The table's first and last years may be cut by the window.
+    let whole = byYear.keys.sorted().dropFirst().dropLast()
+    let start = LocalDay(year: 2016, month: 6, day: 1)
+    func length(_ year: Int32) -> Int32 { byYear[year, default: []].reduce(0) { $0 + $1.length } }
+    // More months (a leap month, Adar I) first; a leap day only where months never vary.
+    func moreMonths(_ year: Int32) -> Bool {
+      guard whole.contains(year - 1) else { return false }
+      let (this, before) = (byYear[year] ?? [], byYear[year - 1] ?? [])
+      return this.count > before.count || this.contains(where: \.isLeapMonth)
+    }
+    func moreDays(_ year: Int32) -> Bool { whole.contains(year - 1) && length(year) > length(year - 1) }
+    let candidates = whole.filter { (byYear[$0]?.last?.endDay ?? start) > start }
+    guard let year = candidates.first(where: moreMonths) ?? whole.last(where: moreMonths)
+      ?? candidates.first(where: moreDays) ?? whole.last(where: moreDays) ?? whole.last
+    else { return ([], "none") }
+    let this = byYear[year] ?? []
+    let before = byYear[year - 1] ?? []
+    let both = before.count != this.count || this.contains(where: \.isLeapMonth)
+    var days = (both ? before + this : this).map(\.firstDay)
+    // Each year's last day: the day before it ends, and the day before it starts.
+    if let first = this.first, let last = this.last {
+      days += [first.firstDay.adding(days: -1), last.endDay.adding(days: -1)]
+    }
+    if calendar == "japanese" {
+      days += [LocalDay(year: 1989, month: 1, day: 7), LocalDay(year: 2019, month: 4, day: 30)]
+        .filter(corpus.window.contains)
+    }
+    let years = (both ? [before.first, this.first] : [this.first]).compactMap { $0 }
+      .map { String($0.year) }.joined(separator: " and ")
+    return (Array(Set(days)).sorted(), "every month of year \(years) (era \(this.first?.era ?? 0))")
+  }
+
   public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let spelling = id.locale, let calendarID = id.calendar, let variant = id.variant,
-      let text = DateText(rawValue: variant)
+      let text = DateText(rawValue: variant.hasSuffix(Self.cycleSuffix)
+        ? String(variant.dropLast(Self.cycleSuffix.count)) : variant)
     else { throw InputError("\(id): date-text needs locale, calendar and a known variant") }
     let locale = try context.locale(spelling)
     let calendar = try context.calendars.calendar(calendarID, zone: Self.zone, locale: spelling)
-    let days = Self.days(calendarID, context.corpus)
+    let cycled = variant.hasSuffix(Self.cycleSuffix)
+    let cycle = cycled ? Self.cycleDays(calendarID, context.corpus) : (days: [], years: "")
+    let days = cycled ? cycle.days : Self.days(calendarID, context.corpus)
     let instants = days.map { $0.utcMidnightMillis + 43_200_000 }
     let actual = instants.map {
       context.subject.text(text, EvaluationContext.date($0), calendar, calendar.locale ?? .current)
@@ -82,7 +136,8 @@ public struct DateTextCheck: Check {
     return .comparing(
       expected: .strings(expected), actual: .strings(actual),
       pattern: Self.pattern(text, expected: expected, actual: actual),
-      detail: ["days: " + days.map(\.description).joined(separator: ", ") + " (noon UTC)",
+      detail: [(cycled ? "days: \(cycle.years), the first of each month and each year's last: " : "days: ")
+                 + days.map(\.description).joined(separator: ", ") + " (noon UTC)",
                "oracle: \(text == .fieldISO ? "ISO 8601 date" : Self.spec(text).description) in \(oracleLocale)"])
   }
 

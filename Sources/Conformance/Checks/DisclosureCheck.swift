@@ -8,7 +8,10 @@ import PickerLogic
 /// One script per calendar and row kind, in UTC with `en_US`: tap, pick a later time the
 /// same day, pick the next day, tap. Expected states follow each seed's stated rules (000
 /// closes only on a different day; 002 never closes on a pick; 003 starts expanded and
-/// re-expands on every change); expected labels are libicu's text for the selection.
+/// re-expands on every change); expected labels are libicu's text for the selection. The
+/// `-cycle` variants tap, then pick noon of each of `date-text`'s cycle days in turn (every
+/// month of a whole cycle of the calendar, and its years' last days), then tap: each label
+/// names another month.
 public struct DisclosureCheck: Check {
   public let id = "disclosure"
   public let summary =
@@ -18,6 +21,7 @@ public struct DisclosureCheck: Check {
   public let dimensions: [Dimension] = [.calendar, .variant]
   public let groupDimensions: [Dimension] = [.calendar]
   public let variants = DisclosureRow.Kind.allCases.map(\.rawValue)
+    + DisclosureRow.Kind.allCases.map { $0.rawValue + DateTextCheck.cycleSuffix }
 
   static let locale = "en_US"
   /// 2026-03-21 10:00 UTC, then 13:00 the same day, then 10:00 the next day.
@@ -26,15 +30,17 @@ public struct DisclosureCheck: Check {
   public init() {}
 
   public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+    let cycled = id.variant?.hasSuffix(DateTextCheck.cycleSuffix) == true
     guard let calendarID = id.calendar, let variant = id.variant,
-      let kind = DisclosureRow.Kind(rawValue: variant)
+      let kind = DisclosureRow.Kind(rawValue: cycled ? String(variant.dropLast(DateTextCheck.cycleSuffix.count)) : variant)
     else { throw InputError("\(id): disclosure needs a calendar and a known variant") }
     let calendar = try context.calendars.calendar(calendarID, zone: "UTC", locale: Self.locale)
-    let sameDay = Self.start + 3 * 3_600_000
-    let nextDay = Self.start + 24 * 3_600_000
-    let actions: [DisclosureAction] = [
-      .tap, .select(EvaluationContext.date(sameDay)), .select(EvaluationContext.date(nextDay)), .tap,
-    ]
+    // Each step: a tap (nil) or a pick.
+    let cycle = cycled ? DateTextCheck.cycleDays(calendarID, context.corpus) : (days: [], years: "")
+    let script: [Double?] = cycled
+      ? [nil] + cycle.days.map { $0.utcMidnightMillis + 43_200_000 } + [nil]
+      : [nil, Self.start + 3 * 3_600_000, Self.start + 24 * 3_600_000, nil]
+    let actions = script.map { $0.map { DisclosureAction.select(EvaluationContext.date($0)) } ?? .tap }
     let actual = context.subject.disclosure(kind, EvaluationContext.date(Self.start), actions,
                                             calendar, calendar.locale ?? .current)
 
@@ -47,7 +53,7 @@ public struct DisclosureCheck: Check {
     var selection = Self.start
     var expected = [DisclosureSnapshot(isExpanded: expanded, label: try format.format(selection))]
     let timeline = try context.oracle.timeline("UTC")
-    for action in [nil, sameDay, nextDay, nil] as [Double?] {
+    for action in script {
       if let picked = action {
         let differentDay = try timeline.localDay(at: picked) != timeline.localDay(at: selection)
         selection = picked
@@ -65,6 +71,8 @@ public struct DisclosureCheck: Check {
     return .comparing(
       expected: .strings(expected.map(\.description)), actual: .strings(actual.map(\.description)),
       pattern: states ? "expanded state differs" : "label differs",
-      detail: ["script: start, tap, pick +3 h, pick +1 day, tap; en_US in UTC"])
+      detail: [cycled
+        ? "script: start, tap, pick noon of each day of \(cycle.years): \(cycle.days.map(\.description).joined(separator: ", ")), tap; en_US in UTC"
+        : "script: start, tap, pick +3 h, pick +1 day, tap; en_US in UTC"])
   }
 }

@@ -4,13 +4,16 @@ import ICUOracle
 /// `field-roundtrip` (seed 004): the text field's `yyyy-MM-dd`, read back, must give the
 /// picked local day.
 ///
+/// The days are those a zone transition falls on (where midnight may be skipped, as in
+/// America/Sao_Paulo on 2018-11-04, or repeated, as in America/Havana on 2020-11-01), the
+/// month's first day as a control, and 29 December to 3 January where the month holds them
+/// (each year's in the month-sweep zones): there a week-based year (`YYYY`) is not the
+/// calendar year, and reads back a year off.
+///
 /// Two readers (the variants): the formatter that wrote the field (`date(from:)`, what the app does when it
 /// reads its own field) must give the day's first instant, as libicu places it in the zone;
 /// an ISO 8601 reader (a server, a web form: ASCII digits, Gregorian) must give the day's
-/// Gregorian date. The days are those a zone transition falls on (where midnight may be
-/// skipped, as in America/Sao_Paulo on 2018-11-04, or repeated, as in America/Havana on
-/// 2020-11-01) and the month's first day as a control, in the transition months of each
-/// zone. The field is written in `en_US` (ASCII digits; `date-text`'s `field-iso8601` checks
+/// Gregorian date. The field is written in `en_US` (ASCII digits; `date-text`'s `field-iso8601` checks
 /// every locale's digits), in the case's calendar: a Buddhist year reads as another year.
 public struct FieldRoundtripCheck: Check {
   public let id = "field-roundtrip"
@@ -20,7 +23,7 @@ public struct FieldRoundtripCheck: Check {
   public let subjectFunctions: [Subject.Function] = [.text, .fieldDate]
   public let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.transitionMonths
+  public let monthCoverage = MonthCoverage.transitionAndYearEndMonths
   /// One reader a case: the formatter's reading depends on the zone's rules (and tz data),
   /// the ISO reader's only on the text, so each failure triages on its own.
   public let variants = Reader.allCases.map(\.rawValue)
@@ -42,8 +45,10 @@ public struct FieldRoundtripCheck: Check {
     let locale = calendar.locale ?? Locale(identifier: Self.locale)
     let timeline = try context.oracle.timeline(zone)
     let transitions = try timeline.transitions(from: geometry.firstInstant, to: geometry.endInstant)
+    let edges = Set([month.firstDay.gregorian.year - 1, month.endDay.gregorian.year - 1].flatMap(Corpus.weekYearEdge))
     let days = geometry.days.enumerated().filter { index, day in
-      index == 0 || transitions.contains { day.start <= $0.instant && $0.instant < day.end }
+      index == 0 || edges.contains(day.day)
+        || transitions.contains { day.start <= $0.instant && $0.instant < day.end }
     }.map(\.element)
 
     var expected: [Value] = []
@@ -90,7 +95,7 @@ public struct FieldRoundtripCheck: Check {
           ? "read back by the formatter that wrote it: each day's first instant is expected"
           : "read as an ISO 8601 date (ASCII digits, Gregorian): each day's date is expected",
         "fields: " + texts.joined(separator: ", "),
-        "days: the month's first and those a transition falls on (\(kinds.isEmpty ? "none" : kinds.joined(separator: ", ")))",
+        "days: the month's first, those a transition falls on (\(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))) and any of 29 December – 3 January",
         "written with yyyy-MM-dd in \(Self.locale), calendar \(calendarID), zone \(zone)",
       ])) { (.list(expected), .list(actual)) }
   }

@@ -142,6 +142,13 @@ public struct Corpus: Sendable {
       year: years.upperBound, month: 12, day: 31)
   }
 
+  /// 29 December of `year` to 3 January of the next: the days whose ISO week-based year can
+  /// differ from their calendar year (a week belongs to the year holding its Thursday).
+  public static func weekYearEdge(_ year: Int) -> [LocalDay] {
+    let first = LocalDay(year: year, month: 12, day: 29)
+    return (0..<6).map { first.adding(days: $0) }
+  }
+
   /// The default window: tz data before 1970 is thin, and 2037 is where zone rules' explicit
   /// transitions end.
   public static let defaultYears = 1970...2037

@@ -299,6 +299,10 @@ struct MonthSelection: Sendable {
     if zone.sweepsEveryMonth {
       let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
       chosen.formUnion(januaries.compactMap(table.index(containing:)))
+      if coverage == .transitionAndYearEndMonths {
+        let edges = corpus.years.flatMap(Corpus.weekYearEdge).filter(window.contains)
+        chosen.formUnion(edges.compactMap(table.index(containing:)))
+      }
     }
     let months = chosen.sorted().map { table.months[$0].firstDay }
     candidateCache[key] = months

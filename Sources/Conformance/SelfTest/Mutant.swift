@@ -127,6 +127,36 @@ public struct Mutant: Sendable {
       }
       return subject
     },
+    Mutant(name: "grid-drops-last-week-unless-sunday-first",
+           mistake: "the day cells stop before the grid's last week when the week does not start on Sunday") { base in
+      var subject = base
+      subject.days = { month, calendar in
+        let cells = base.days(month, calendar)
+        guard calendar.firstWeekday != 1 else { return cells }
+        let blanks = base.leadingBlanks(month, calendar)
+        let weeks = (blanks + cells.count + 6) / 7
+        return Array(cells.prefix(max(0, (weeks - 1) * 7 - blanks)))
+      }
+      return subject
+    },
+    Mutant(name: "hebrew-common-adar-as-adar-i",
+           mistake: "in a Hebrew common year, Adar is named Adar I (a leap year's name for month 6)") { base in
+      var subject = base
+      subject.text = { kind, date, calendar, locale in
+        let text = base.text(kind, date, calendar, locale)
+        let parts = calendar.dateComponents([.year, .month], from: date)
+        // A Hebrew year is leap when (7 × year + 1) mod 19 < 7; Foundation numbers Adar 7.
+        guard calendar.identifier == .hebrew, parts.month == 7, let year = parts.year,
+          (7 * year + 1) % 19 >= 7
+        else { return text }
+        var named = calendar
+        named.locale = locale
+        let symbols = named.monthSymbols
+        guard symbols.count > 6 else { return text }
+        return text.replacingOccurrences(of: symbols[6], with: symbols[5])
+      }
+      return subject
+    },
     Mutant(name: "week-year-in-field",
            mistake: "the text field written with YYYY (week year) instead of yyyy") { base in
       var subject = base

@@ -111,6 +111,11 @@ public enum DateText: String, CaseIterable, Sendable {
   /// Seed 004's field against what a form field means: ISO 8601 (Gregorian, ASCII digits).
   case fieldISO = "field-iso8601"
 
+  /// The texts that name a month or a year: `date-text` also checks them over a whole cycle
+  /// of the calendar's months.
+  public static let cycled: [DateText] = [.row, .accessibilityValue, .monthTitle,
+                                          .dayAccessibilityLabel, .header, .field]
+
   func render(_ date: Date, _ calendar: Calendar, _ locale: Locale) -> String {
     switch self {
     case .row: DateTexts.rowText(date, calendar: calendar, locale: locale)
