@@ -24,6 +24,11 @@ extension Benchmark.Report {
     rows.append(("wall ≤ 0.6 × CPU", String(format: "%.2f ×", parallelism), parallelism <= 0.6))
     rows.append(("tables ≥ 10 × faster than direct", String(format: "%.1f ×", directOverTables),
                  directOverTables >= 10))
+    if let growth = holesGrowth, let holes {
+      rows.append(("month grid, month cycles, week-year edges ≤ +15 % of the sweep's CPU", String(
+        format: "%.1f s with, %.1f s without: %+.1f %%", holes.with, holes.without, growth * 100),
+        growth <= 0.15))
+    }
     if let share = referenceShare, let reference {
       rows.append(("reference lookups ≤ 10 % of the sweep's CPU", String(
         format: "%.1f s with, %.1f s without: %.1f %%", reference.with, reference.without, share * 100),
@@ -126,6 +131,9 @@ extension Benchmark.Report {
       ("reference", reference.map {
         .object([("withCPUSeconds", .double($0.with)), ("withoutCPUSeconds", .double($0.without)),
                  ("pairs", .int($0.pairs))])
+      } ?? .null),
+      ("holesClosed", holes.map {
+        .object([("withCPUSeconds", .double($0.with)), ("withoutCPUSeconds", .double($0.without))])
       } ?? .null),
       ("targets", .array(targets.map {
         .object([("target", .string($0.name)), ("value", .string($0.value)), ("met", .bool($0.met))])

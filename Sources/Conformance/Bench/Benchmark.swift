@@ -81,6 +81,12 @@ public enum Benchmark {
     /// The published reference's cost: the measured selection swept with triage, with
     /// `Corpora/reference` and without it (CPU seconds, the fastest of the pairs run).
     public var reference: (with: Double, without: Double, pairs: Int)?
+    /// What closing issue 30's holes costs: the same sweep with the month grid, the month
+    /// cycles and the week-year edges, and as it was without them (CPU seconds, fastest of the
+    /// pairs; each pair in this one run).
+    public var holes: (with: Double, without: Double)?
+    /// How much those checks add to the sweep's CPU (target ≤ 0.15).
+    public var holesGrowth: Double? { holes.map { ($0.with - $0.without) / max($0.without, 1e-9) } }
     /// The reference's share of the sweep's CPU (target ≤ 0.10).
     public var referenceShare: Double? {
       reference.map { ($0.with - $0.without) / max($0.with, 1e-9) }
@@ -192,13 +198,19 @@ public enum Benchmark {
     // without, alternating; three pairs on the core corpus, one on the full sweep.
     var withReference = Double.infinity
     var withoutReference = Double.infinity
+    var withoutHoles = Double.infinity
     let pairs = quick ? 3 : 1
     for _ in 0..<pairs {
       withoutReference = min(withoutReference, try sweepOnly(quick ? core : all, jobs: jobs,
                                                              triage: true, reference: false).cpu)
       withReference = min(withReference, try sweepOnly(quick ? core : all, jobs: jobs,
                                                        triage: true, reference: true).cpu)
+      withoutHoles = min(withoutHoles, try sweepOnly(quick ? core : all, jobs: jobs, triage: true,
+                                                     reference: true, closingHoles: false).cpu)
     }
+    log(String(format: "month grid, month cycles and week-year edges: %.1f s CPU with, %.1f s "
+                 + "without (%+.1f %%)", withReference, withoutHoles,
+               (withReference - withoutHoles) / max(withoutHoles, 1e-9) * 100))
     log(String(format: "reference: %@ swept with triage, %.1f s CPU with Corpora/reference, %.1f s "
                  + "without (%+.1f %%)", quick ? "core corpus" : "full sweep", withReference,
                withoutReference, (withReference - withoutReference) / max(withReference, 1e-9) * 100))
@@ -232,7 +244,8 @@ public enum Benchmark {
       evaluateCPU: loop.evaluate, perCheck: loop.perCheck,
       sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
       sampleOracle: oracle,
-      peakMB: peak, storms: storms, reference: (withReference, withoutReference, pairs))
+      peakMB: peak, storms: storms, reference: (withReference, withoutReference, pairs),
+      holes: (withReference, withoutHoles))
   }
 
   /// `conformance --out …` on the core corpus in a process of its own (worker processes, as
@@ -318,13 +331,16 @@ public enum Benchmark {
   /// - Parameters:
   ///   - triage: classify failures (through Foundation's ICU and the reference).
   ///   - reference: keep `Corpora/reference` (off: the sweep as if the corpora had none).
+  ///   - closingHoles: keep what issue 30 added (off: no `month-grid`, no `-cycle` variants,
+  ///     `field-roundtrip` over the transition months only).
   static func sweepOnly(_ request: CorpusRequest, jobs: Int, triage: Bool = false,
-                        reference: Bool = true) throws
+                        reference: Bool = true, closingHoles: Bool = true) throws
     -> (cases: Int, wall: Double, cpu: Double)
   {
     var corpus = try Corpus.load(request)
     if !reference { corpus.reference = nil }
-    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    var plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
+    if !closingHoles { plan = plan.beforeClosingHoles(corpus: corpus) }
     var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: jobs)
     runner.triage = triage
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
@@ -418,3 +434,28 @@ public enum Benchmark {
   }
 }
 
+
+extension Plan {
+  /// The plan as the sweep was before issue 30 closed its holes, for the benchmark's
+  /// comparison: without `month-grid`, without the `-cycle` variants, and `field-roundtrip`
+  /// over the transition months only (its added days in those months stay: a few per
+  /// January in the month-sweep zones).
+  func beforeClosingHoles(corpus: Corpus) -> Plan {
+    var selection = MonthSelection(corpus: corpus)
+    var copy = self
+    copy.steps = steps.compactMap { step in
+      let check = checks[step.checkIndex]
+      guard check.id != MonthGridCheck().id else { return nil }
+      var step = step
+      step.variants = step.variants.filter { !$0.hasSuffix(DateTextCheck.cycleSuffix) }
+      if check.id == FieldRoundtripCheck().id, let zone = step.group.zone {
+        let before = Set(selection.months(calendar: step.group.calendar ?? "gregorian", zone: zone,
+                                          coverage: .transitionMonths))
+        step.months = step.months.filter(before.contains)
+        if step.months.isEmpty { return nil }
+      }
+      return step
+    }
+    return copy
+  }
+}

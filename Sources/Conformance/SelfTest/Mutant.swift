@@ -5,13 +5,16 @@ import PickerLogic
 /// harness must catch (`conformance self-test`).
 public struct Mutant: Sendable {
   public var name: String
+  /// The subject's functions it changes: only the checks that call one can catch it, so its
+  /// run sweeps only those.
+  public var changes: Set<Subject.Function>
   /// The mistake, in a sentence.
   public var mistake: String
   public var make: @Sendable (Subject) -> Subject
 
   /// The mistakes issue 6 lists, each a one-function change of the real subject.
   public static let all: [Mutant] = [
-    Mutant(name: "blanks-ignore-first-weekday",
+    Mutant(name: "blanks-ignore-first-weekday", changes: [.leadingBlanks],
            mistake: "leading blanks counted from Sunday whatever firstWeekday says") { base in
       var subject = base
       subject.leadingBlanks = { month, calendar in
@@ -20,13 +23,13 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "symbols-not-rotated",
+    Mutant(name: "symbols-not-rotated", changes: [.weekdaySymbols],
            mistake: "weekday symbols left Sunday first") { base in
       var subject = base
       subject.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols }
       return subject
     },
-    Mutant(name: "format-context-symbols",
+    Mutant(name: "format-context-symbols", changes: [.weekdaySymbols],
            mistake: "format-context narrow symbols instead of standalone ones") { base in
       var subject = base
       subject.weekdaySymbols = { calendar in
@@ -36,7 +39,7 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "days-by-86400-seconds",
+    Mutant(name: "days-by-86400-seconds", changes: [.days],
            mistake: "a month's day cells made by adding 86 400 s to its first instant") { base in
       var subject = base
       subject.days = { month, calendar in
@@ -47,7 +50,7 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "role-without-start-of-day",
+    Mutant(name: "role-without-start-of-day", changes: [.role],
            mistake: "role(of:) compares instants instead of days") { base in
       var subject = base
       subject.role = { day, selection, _ in
@@ -60,13 +63,13 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "closes-on-24-hours",
+    Mutant(name: "closes-on-24-hours", changes: [.closes],
            mistake: "the picker closes when 24 hours have passed, not on another day") { base in
       var subject = base
       subject.closes = { old, new, _ in abs(new.timeIntervalSince(old)) >= 86_400 }
       return subject
     },
-    Mutant(name: "end-before-start-kept",
+    Mutant(name: "end-before-start-kept", changes: [.selecting],
            mistake: "a tap before the start becomes the end instead of a new start") { base in
       var subject = base
       subject.selecting = { day, selection, calendar in
@@ -78,13 +81,13 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "paging-by-30-days",
+    Mutant(name: "paging-by-30-days", changes: [.paging],
            mistake: "the month buttons move 30 days") { base in
       var subject = base
       subject.paging = { month, offset, _ in month.addingTimeInterval(Double(offset * 30) * 86_400) }
       return subject
     },
-    Mutant(name: "nights-by-seconds",
+    Mutant(name: "nights-by-seconds", changes: [.nights],
            mistake: "nights counted as seconds between the days over 86 400") { base in
       var subject = base
       subject.nights = { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
@@ -94,7 +97,7 @@ public struct Mutant: Sendable {
     // (`seed-days-in-month-assumes-contiguous-days`, `foundation-paging-onto-skipped-day`)
     // until those waivers stated their scope: they are caught as new failures against the
     // real subject's run.
-    Mutant(name: "days-by-24-hours-dst-corrected",
+    Mutant(name: "days-by-24-hours-dst-corrected", changes: [.days],
            mistake: "each day cell is the one before plus 24 hours, corrected by the offset change: right across a change at 02:00, a day early where midnight is skipped") { base in
       var subject = base
       subject.days = { month, calendar in
@@ -113,7 +116,7 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "hebrew-paging-by-month-number",
+    Mutant(name: "hebrew-paging-by-month-number", changes: [.paging],
            mistake: "Hebrew month buttons step the month number (Adar I is month 6 in every year: in a common year, back from Adar lands on Adar)") { base in
       var subject = base
       subject.paging = { month, offset, calendar in
@@ -127,7 +130,7 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "grid-drops-last-week-unless-sunday-first",
+    Mutant(name: "grid-drops-last-week-unless-sunday-first", changes: [.days],
            mistake: "the day cells stop before the grid's last week when the week does not start on Sunday") { base in
       var subject = base
       subject.days = { month, calendar in
@@ -139,7 +142,7 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "hebrew-common-adar-as-adar-i",
+    Mutant(name: "hebrew-common-adar-as-adar-i", changes: [.text],
            mistake: "in a Hebrew common year, Adar is named Adar I (a leap year's name for month 6)") { base in
       var subject = base
       subject.text = { kind, date, calendar, locale in
@@ -157,7 +160,7 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "week-year-in-field",
+    Mutant(name: "week-year-in-field", changes: [.text],
            mistake: "the text field written with YYYY (week year) instead of yyyy") { base in
       var subject = base
       subject.text = { kind, date, calendar, locale in
@@ -166,7 +169,7 @@ public struct Mutant: Sendable {
       }
       return subject
     },
-    Mutant(name: "field-read-in-utc",
+    Mutant(name: "field-read-in-utc", changes: [.fieldDate],
            mistake: "the field read back by a formatter left in UTC, not the zone that wrote it") { base in
       var subject = base
       subject.fieldDate = { text, calendar, locale in

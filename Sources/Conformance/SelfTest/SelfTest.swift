@@ -52,10 +52,14 @@ public enum SelfTest {
     let waivers = try WaiverFile.load(corporaDirectory.appendingPathComponent(Corpus.Files.waivers))
     let versions = try RunVersions.current()
     var rows: [Row] = []
-    let subjects = [("PickerLogic", "none: the seeds' logic", Subject.pickerLogic)]
-      + mutants.map { ($0.name, $0.mistake, $0.make(.pickerLogic)) }
+    let subjects = [("PickerLogic", "none: the seeds' logic", Subject.pickerLogic, plan)]
+      + mutants.map { mutant in
+        // Only the checks that call a function the mutant changes can catch it.
+        let checks = plan.checks.filter { !mutant.changes.isDisjoint(with: $0.subjectFunctions) }
+        return (mutant.name, mutant.mistake, mutant.make(.pickerLogic), Plan.make(corpus: corpus, checks: checks))
+      }
     var baseline: Baseline?
-    for (name, mistake, subject) in subjects {
+    for (name, mistake, subject, plan) in subjects {
       let clock = ContinuousClock.now
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: jobs)
       runner.review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
