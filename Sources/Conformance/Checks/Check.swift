@@ -13,10 +13,15 @@ public enum MonthCoverage: String, Sendable {
   /// month-sweep zones as a control. For checks about day boundaries, which cost ~100 subject
   /// calls per month and only differ from the control where a transition moves a boundary.
   case transitionMonths = "transition-months"
-  /// The transition months, plus in the month-sweep zones the months holding 29 December to
-  /// 3 January of each year: where the ISO week-based year (`YYYY`) and the calendar year
-  /// part. For the text field, whose `yyyy` written as `YYYY` is right all year but there.
+  /// The transition months, plus in the zone that stands for UTC (`Corpus.utcZone`) the months
+  /// holding 29 December to 3 January of each year: where the week-based year (`YYYY`) and
+  /// the calendar year part, the same in every zone. For the text field, whose `yyyy`
+  /// written as `YYYY` is right all year but there.
   case transitionAndYearEndMonths = "transition-and-year-end-months"
+  /// Every month in the zone that stands for UTC (`Corpus.utcZone`), and elsewhere the months
+  /// holding a transition that skips or repeats a midnight or a day. For the grid under
+  /// every first weekday: every month's shape once, and the months where a day's start moves.
+  case midnightTransitionMonths = "midnight-transition-months"
 }
 
 /// One comparison between the subject and the oracle: data plus one function.

@@ -14,9 +14,9 @@ import ICUOracle
 /// text a form field means (Gregorian, ASCII digits): that is where `yyyy` in a Buddhist or
 /// Arabic locale goes wrong.
 ///
-/// Each text that names a month or a year also has a `-cycle` variant (`month-title-cycle`):
-/// the same text on the first day of every month of a whole cycle of the calendar and on its
-/// years' last days (`cycleDays`): Hebrew Adar in a common year and Adar I and II in a leap
+/// The month title, the header and the field also have a `-cycle` variant
+/// (`month-title-cycle`, `DateText.cycled`): the same text on the first day of every month of
+/// a whole cycle of the calendar and on its years' last days (`cycleDays`): Hebrew Adar in a common year and Adar I and II in a leap
 /// one, Chinese and Dangi leap months, the thirteenth months of Coptic and Ethiopic, the
 /// last day of a long Islamic or Persian year, the last days of Shōwa and Heisei. The five
 /// days of the plain variants stay as they were, so their case ids and values do too.

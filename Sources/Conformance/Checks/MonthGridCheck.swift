@@ -8,8 +8,9 @@ import ICUOracle
 /// from the first weekday) and its week's row, and a skipped date leaves its cell empty.
 /// `leading-blanks` and `month-days` each check one function, and `month-days` only under the
 /// calendar's own first weekday: a grid that loses its last week when the week starts on
-/// Monday passes both. Swept over the months that hold a transition (and each January in the
-/// month-sweep zones), where the cells of a grid move.
+/// Monday passes both. Swept over every month in the zone that stands for UTC (each shape a
+/// month takes) and the months where a transition skips or repeats a midnight or a day,
+/// where a grid's cells move; `month-days` checks every transition month's cells.
 public struct MonthGridCheck: Check {
   public let id = "month-grid"
   public let summary =
@@ -18,7 +19,7 @@ public struct MonthGridCheck: Check {
   public let subjectFunctions: [Subject.Function] = [.leadingBlanks, .days]
   public let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
   public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.transitionMonths
+  public let monthCoverage = MonthCoverage.midnightTransitionMonths
 
   public init() {}
 

@@ -84,13 +84,8 @@ extension Corpus {
     // The subject claims the tz release Foundation states; its formatter also reads the
     // system's zone files (the `system` release).
     corpus.reference?.subjectTZ = TimeZone.timeZoneDataVersion
-    // Where a month table's defect is reported: UTC where it sweeps every month, else a zone
-    // of offset 0 without transitions that does (`--time-zones all` sweeps each standard
-    // offset's months in one representative, Africa/Abidjan for 0).
-    let utc = corpus.zones.first { $0.id == "UTC" || $0.aliases.contains("UTC") }
-    corpus.reference?.utcZone = utc.flatMap { $0.sweepsEveryMonth ? $0.id : nil }
-      ?? corpus.zones.first { $0.sweepsEveryMonth && $0.standardOffset == 0 && $0.transitionsInWindow == 0 }?.id
-      ?? utc?.id
+    let utcZone = corpus.utcZone
+    corpus.reference?.utcZone = utcZone
     return corpus
   }
 

@@ -52,9 +52,16 @@ public struct Corpus: Sendable {
 
     /// The local days that transitions touch, with their neighbours: the days whose months
     /// the plan sweeps in this zone.
-    public var transitionDays: Set<LocalDay> {
+    public var transitionDays: Set<LocalDay> { transitionDays { _ in true } }
+
+    /// The same, for the transitions that move a midnight (skip or repeat it, or a day).
+    public var midnightTransitionDays: Set<LocalDay> {
+      transitionDays { !$0.kinds.isDisjoint(with: [.skippedMidnight, .repeatedMidnight, .skippedDay, .repeatedDay]) }
+    }
+
+    func transitionDays(where included: (ZoneTransition) -> Bool) -> Set<LocalDay> {
       var days: Set<LocalDay> = []
-      for transition in transitions + subjectOnlyTransitions {
+      for transition in transitions + subjectOnlyTransitions where included(transition) {
         for day in transition.localDays {
           days.formUnion([day.adding(days: -1), day, day.adding(days: 1)])
         }
@@ -140,6 +147,17 @@ public struct Corpus: Sendable {
   public var window: ClosedRange<LocalDay> {
     LocalDay(year: years.lowerBound, month: 1, day: 1)...LocalDay(
       year: years.upperBound, month: 12, day: 31)
+  }
+
+  /// The zone that stands for UTC: UTC where it sweeps every month, else a zone of offset 0
+  /// without transitions that does (`--time-zones all` sweeps each standard offset's months
+  /// in one representative, Africa/Abidjan for 0). Where what does not depend on the zone is
+  /// checked once: a month table's defect, the week-based year's edges.
+  public var utcZone: String? {
+    let utc = zones.first { $0.id == "UTC" || $0.aliases.contains("UTC") }
+    return utc.flatMap { $0.sweepsEveryMonth ? $0.id : nil }
+      ?? zones.first { $0.sweepsEveryMonth && $0.standardOffset == 0 && $0.transitionsInWindow == 0 }?.id
+      ?? utc?.id
   }
 
   /// 29 December of `year` to 3 January of the next: the days whose ISO week-based year can

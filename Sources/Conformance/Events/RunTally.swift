@@ -15,30 +15,21 @@ public struct RunTally: Sendable {
     public var counted = StatusCounts()
     /// The differences the rule does not count, with how many cases each.
     public var known: [KnownDifference: Int] = [:]
-    /// The first case of the known differences (JUnit names it to explain).
-    public var knownExample: CaseID?
+    /// The first case of each known difference (JUnit names a few to explain).
+    public var knownExamples: [KnownDifference: CaseID] = [:]
 
     public var index: Int { record.index }
     public var check: String { record.check }
     public var name: String { record.name }
     public var counts: StatusCounts { record.counts }
 
-    /// The testcases the step reads as: the cases the rule judges (failure, error or pass)
-    /// and, apart, its known differences (skipped, with why), so a waived case neither
-    /// turns the build red nor hides its step's passes; a step whose every case was not
-    /// applicable is one skipped testcase.
-    public var testcases: [Testcase] {
-      if counts.total > 0, counts.skipped == counts.total { return [.notApplicable] }
-      var result: [Testcase] = []
-      if counted.errored > 0 {
-        result.append(.error)
-      } else if counted.total > 0 {
-        result.append(.failure)
-      } else if counts.passed > 0 || known.isEmpty {
-        result.append(.passed)
-      }
-      if !known.isEmpty { result.append(.knownDifferences) }
-      return result
+    /// The one testcase the step reads as, named the same every night: what the rule judges
+    /// (error, failure, or a pass, known differences aside); a step whose every case was
+    /// not applicable is skipped. Its known differences are the check's own testcases
+    /// (`RunTally.knownDifferences(check:)`), one per waiver.
+    public var testcase: Testcase {
+      if counts.total > 0, counts.skipped == counts.total { return .notApplicable }
+      return counted.errored > 0 ? .error : counted.total > 0 ? .failure : .passed
     }
   }
 
@@ -54,9 +45,39 @@ public struct RunTally: Sendable {
     case uncounted
   }
 
-  /// One JUnit testcase of a step.
+  /// The JUnit testcase of a step.
   public enum Testcase: Sendable, Equatable {
-    case passed, failure, error, knownDifferences, notApplicable
+    case passed, failure, error, notApplicable
+  }
+
+  /// One known difference of a check, over all its steps: a skipped JUnit testcase.
+  public struct KnownGroup: Sendable {
+    public var kind: KnownDifference
+    public var cases = 0
+    public var steps = 0
+    /// The first cases, from the first steps (at most `examplesPerKnownGroup`).
+    public var examples: [CaseID] = []
+  }
+
+  /// Explain commands a known difference's testcase lists.
+  public static let examplesPerKnownGroup = 3
+
+  /// A check's known differences, one per waiver (then still failing, passing against a
+  /// waiver, not counted), with their cases and steps.
+  public func knownDifferences(check: String) -> [KnownGroup] {
+    var groups: [KnownDifference: KnownGroup] = [:]
+    for step in steps where step.check == check {
+      for (kind, count) in step.known {
+        var group = groups[kind] ?? KnownGroup(kind: kind)
+        group.cases += count
+        group.steps += 1
+        if group.examples.count < Self.examplesPerKnownGroup, let example = step.knownExamples[kind] {
+          group.examples.append(example)
+        }
+        groups[kind] = group
+      }
+    }
+    return groups.values.sorted { $0.kind < $1.kind }
   }
 
   /// Failing cases kept per step for the JUnit body.
@@ -161,7 +182,7 @@ public struct RunTally: Sendable {
           .uncounted
         }
         tallied.known[kind, default: 0] += 1
-        if tallied.knownExample == nil { tallied.knownExample = record.id }
+        if tallied.knownExamples[kind] == nil { tallied.knownExamples[kind] = record.id }
       }
       if keepsProblems { problems.append(try arriving.whole()) }
       let isClusterExample = try clusters.add(arriving)
@@ -195,16 +216,17 @@ public struct RunTally: Sendable {
   public func testcaseCounts(check: String) -> TestcaseCounts {
     var result = TestcaseCounts()
     for step in steps where step.check == check {
-      for testcase in step.testcases {
-        result.tests += 1
-        switch testcase {
-        case .error: result.errors += 1
-        case .failure: result.failures += 1
-        case .knownDifferences, .notApplicable: result.skipped += 1
-        case .passed: break
-        }
+      result.tests += 1
+      switch step.testcase {
+      case .error: result.errors += 1
+      case .failure: result.failures += 1
+      case .notApplicable: result.skipped += 1
+      case .passed: break
       }
     }
+    let known = Set(steps.lazy.filter { $0.check == check }.flatMap(\.known.keys)).count
+    result.tests += known
+    result.skipped += known
     return result
   }
 }

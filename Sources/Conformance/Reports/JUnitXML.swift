@@ -1,7 +1,10 @@
 import Foundation
 
-/// `junit.xml`: one testsuite per check, one testcase per step (e.g. calendar × zone), so the
-/// file stays reviewable; validates against both schemas in `shared/junit/`.
+/// `junit.xml`: one testsuite per check, one testcase per step (e.g. calendar × zone), named
+/// the same every night whatever is waived, so a CI server's per-test history holds; then one
+/// skipped testcase per known difference of the check (`known differences · waived by ID`,
+/// `… · still failing`), which carries the waiver's whole reason and link once. Validates
+/// against both schemas in `shared/junit/`.
 public enum JUnitXML {
   /// How many failing cases a testcase's body lists before it says how many more there are,
   /// and how long a value may be there: the full sweep's file must stay under 30 MB.
@@ -31,11 +34,13 @@ public enum JUnitXML {
     var next = 0
     for (index, check) in checks.enumerated() {
       let steps = stepsByCheck[check.id] ?? []
+      let known = tally.knownDifferences(check: check.id)
       xml += suiteStart(check, counts: totals[index], steps: steps, tally: tally)
       while next < runs.count, runs[next].0 == index {
         xml += written[next]
         next += 1
       }
+      for group in known { xml += knownTestcase(group, check: check.id, review: tally.info?.review) }
       xml += "  </testsuite>\n"
     }
     xml += "</testsuites>\n"
@@ -45,8 +50,7 @@ public enum JUnitXML {
   /// Steps written as one piece of the file (a full sweep has ~60,000).
   public static let testcasesPerRun = 2_000
 
-  /// A check's testsuite element and properties: the summary, the waivers that explained
-  /// its cases, both sides' versions.
+  /// A check's testsuite element and properties: the summary and both sides' versions.
   static func suiteStart(_ check: RunInfo.CheckInfo, counts: TestcaseCounts, steps: [RunTally.Step],
                          tally: RunTally) -> String {
     let duration = steps.reduce(0) { $0 + $1.record.seconds }
@@ -55,13 +59,6 @@ public enum JUnitXML {
       + "skipped=\"\(counts.skipped)\" time=\"\(time(duration))\">\n"
     xml += "    <properties>\n"
     xml += property("summary", check.summary)
-    // Each waiver that explained cases of this check, whole (skipped messages clip it).
-    let waivers = Set(steps.flatMap { $0.known.keys }.compactMap { kind -> String? in
-      if case .waived(let id) = kind { id } else { nil }
-    })
-    for id in waivers.sorted() {
-      xml += property("waiver \(id)", tally.info?.review.waiver(id)?.explanation ?? "")
-    }
     if let versions = tally.info?.versions {
       xml += property("oracle", "libicu \(versions.oracle.icu) CLDR \(versions.oracle.cldr) tz \(versions.oracle.tz)")
       xml += property("subject", versions.summary)
@@ -74,37 +71,46 @@ public enum JUnitXML {
     "      <property name=\"\(escape(name))\" value=\"\(escape(value))\"/>\n"
   }
 
-  /// The step's testcases (`RunTally.Step.testcases`): what the `--fail-on` rule counts as
-  /// a failure or error, every other known difference as a skipped testcase of its own whose
-  /// message says why (the waiver's reason and link, or since when it fails).
+  /// The step's testcase (`RunTally.Step.testcase`): what the `--fail-on` rule counts as a
+  /// failure or error, else a pass (its known differences are the check's own testcases).
   static func testcase(_ step: RunTally.Step, check: String, tally: RunTally) -> String {
-    var xml = ""
     let rule = tally.info?.review.failOn ?? FailOn.unexpected.rawValue
-    for testcase in step.testcases {
-      let name = testcase == .knownDifferences ? "\(step.name) · known differences" : step.name
-      xml += "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(name))\" "
-        + "time=\"\(time(testcase == .knownDifferences ? 0 : step.record.seconds))\""
-      switch testcase {
-      case .passed:
-        xml += "/>\n"
-        continue
-      case .error, .failure:
-        xml += ">\n" + counted(step, error: testcase == .error, rule: rule,
-                               subject: tally.info?.versions.subjectSide ?? "Foundation")
-      case .knownDifferences:
-        // Short: a full sweep has ~18,000 of these. The suite's properties give each
-        // waiver's whole reason and link once.
-        let message = knownMessage(step, review: tally.info?.review)
-        var body = "\(step.counts.passed) of \(step.counts.total) cases of this step passed.\n"
-        if let example = step.knownExample { body += "\(ExplainCommand.text(for: example))\n" }
-        xml += ">\n      <skipped message=\"\(escape(message))\">\(escape(body, attribute: false))</skipped>\n"
-      case .notApplicable:
-        let reason = step.record.skipReason ?? "not applicable"
-        xml += ">\n      <skipped message=\"\(escape(reason))\">\(escape(reason, attribute: false))</skipped>\n"
-      }
-      xml += "    </testcase>\n"
+    let testcase = step.testcase
+    var xml = "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(step.name))\" "
+      + "time=\"\(time(step.record.seconds))\""
+    switch testcase {
+    case .passed:
+      return xml + "/>\n"
+    case .error, .failure:
+      xml += ">\n" + counted(step, error: testcase == .error, rule: rule,
+                             subject: tally.info?.versions.subjectSide ?? "Foundation")
+    case .notApplicable:
+      let reason = step.record.skipReason ?? "not applicable"
+      xml += ">\n      <skipped message=\"\(escape(reason))\">\(escape(reason, attribute: false))</skipped>\n"
     }
-    return xml
+    return xml + "    </testcase>\n"
+  }
+
+  /// The testcase name of a check's known difference.
+  static func knownName(_ kind: RunTally.KnownDifference) -> String {
+    switch kind {
+    case .waived(let id): "known differences · waived by \(id)"
+    case .stillFailing: "known differences · still failing"
+    case .unexpectedPass: "known differences · passing against a waiver"
+    case .uncounted: "known differences · not counted"
+    }
+  }
+
+  /// A check's known difference as a skipped testcase: why it does not count (the waiver's
+  /// whole reason and link, or since when the cases fail), how many cases in how many steps,
+  /// and commands that explain the first of them.
+  static func knownTestcase(_ group: RunTally.KnownGroup, check: String, review: RunInfo.ReviewSummary?) -> String {
+    let message = knownMessage(group, review: review)
+    var body = ""
+    for example in group.examples { body += "\(ExplainCommand.text(for: example))\n" }
+    return "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(knownName(group.kind)))\" time=\"0\">\n"
+      + "      <skipped message=\"\(escape(message))\">\(escape(body, attribute: false))</skipped>\n"
+      + "    </testcase>\n"
   }
 
   /// The `<failure>` or `<error>` of the cases the rule counts, with the first one's values.
@@ -132,28 +138,24 @@ public enum JUnitXML {
       + escape(body, attribute: false) + "</\(element)>\n"
   }
 
-  /// Why a step's known differences do not count: each waiver with its reason and link,
-  /// the cases still failing since the baseline, the rest the rule does not count.
-  static func knownMessage(_ step: RunTally.Step, review: RunInfo.ReviewSummary?) -> String {
-    let total = step.counts.total
+  /// Why a known difference does not count: the waiver with its whole reason and link, the
+  /// cases still failing since the baseline, the rest the rule does not count.
+  static func knownMessage(_ group: RunTally.KnownGroup, review: RunInfo.ReviewSummary?) -> String {
     let rule = review?.failOn ?? FailOn.unexpected.rawValue
-    return step.known.sorted { $0.key < $1.key }.map { kind, count in
-      switch kind {
-      case .waived(let id):
-        let waiver = review?.waiver(id)
-        let reason = clip(waiver?.reason ?? "", to: reasonLength)
-        let link = clip(waiver?.link ?? "", to: reasonLength)
-        return "\(count) of \(total) cases waived by \(id)" + (reason.isEmpty ? "" : ": \(reason)")
-          + (link.isEmpty ? "" : " (\(link))")
-      case .stillFailing:
-        return "\(count) of \(total) cases still failing since \(review?.baseline?.started ?? "the baseline")"
-          + " (not counted by --fail-on \(rule))"
-      case .unexpectedPass:
-        return "\(count) of \(total) cases passed against their waiver (not counted by --fail-on \(rule))"
-      case .uncounted:
-        return "\(count) of \(total) cases failed (not counted by --fail-on \(rule))"
-      }
-    }.joined(separator: "; ")
+    let cases = "\(HTMLReport.counted(group.cases, "case")) in \(HTMLReport.counted(group.steps, "step"))"
+    switch group.kind {
+    case .waived(let id):
+      let waiver = review?.waiver(id)
+      let reason = waiver?.reason ?? ""
+      let link = waiver?.link ?? ""
+      return "\(cases) waived by \(id)" + (reason.isEmpty ? "" : ": \(reason)") + (link.isEmpty ? "" : " (\(link))")
+    case .stillFailing:
+      return "\(cases) still failing since \(review?.baseline?.started ?? "the baseline") (not counted by --fail-on \(rule))"
+    case .unexpectedPass:
+      return "\(cases) passed against their waiver (not counted by --fail-on \(rule))"
+    case .uncounted:
+      return "\(cases) failed (not counted by --fail-on \(rule))"
+    }
   }
 
   /// One case in a body: where, both sides' values, its baseline class and triage.
@@ -181,18 +183,6 @@ public enum JUnitXML {
       + "   triage: \(result.review.triage?.rawValue ?? "none")\n"
     body += "  \(ExplainCommand.text(for: result.id))\n"
     return body
-  }
-
-  /// How much of a waiver's reason and of its link a skipped testcase's message carries.
-  static let reasonLength = 72
-
-  /// Text cut to `length` characters at a word, marked when cut.
-  static func clip(_ text: String, to length: Int) -> String {
-    // A text of no more bytes than `length` has no more characters (counting characters
-    // finds grapheme breaks; most reasons are short).
-    guard text.utf8.count > length, text.count > length else { return text }
-    let cut = text.prefix(length)
-    return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
   }
 
   /// A value with invisible code points named (a CI log cannot show U+202F from a space),

@@ -185,6 +185,9 @@ struct MonthSelection: Sendable {
     var leftOut: [LocalDay: String] = [:]
   }
 
+  /// Where the week-based year's edges are swept (`Corpus.utcZone`).
+  let utcZone: String?
+
   /// Whether months are folded across zones: not with `--exhaustive`, and only when every
   /// zone's offsets are known on both sides.
   let foldsEquivalentMonths: Bool
@@ -213,6 +216,7 @@ struct MonthSelection: Sendable {
 
   init(corpus: Corpus) {
     self.corpus = corpus
+    utcZone = corpus.utcZone
     for zone in corpus.zones {
       zones[zone.id] = zone
       transitionDays[zone.id] = zone.transitionDays
@@ -286,7 +290,8 @@ struct MonthSelection: Sendable {
     if let cached = candidateCache[key] { return cached }
     guard let table = corpus.monthTables[calendar], let zone = zones[id] else { return [] }
     let window = corpus.window
-    if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth) {
+    if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth)
+      || (id == utcZone && coverage == .midnightTransitionMonths) {
       // Every month the window touches; a transition's month is one of them.
       let months = table.months
         .filter { $0.endDay > window.lowerBound && $0.firstDay <= window.upperBound }
@@ -294,15 +299,15 @@ struct MonthSelection: Sendable {
       candidateCache[key] = months
       return months
     }
-    var chosen = Set(
-      (transitionDays[id] ?? []).filter(window.contains).compactMap(table.index(containing:)))
-    if zone.sweepsEveryMonth {
+    let days = coverage == .midnightTransitionMonths ? zone.midnightTransitionDays : transitionDays[id] ?? []
+    var chosen = Set(days.filter(window.contains).compactMap(table.index(containing:)))
+    if zone.sweepsEveryMonth && coverage != .midnightTransitionMonths {
       let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
       chosen.formUnion(januaries.compactMap(table.index(containing:)))
-      if coverage == .transitionAndYearEndMonths {
-        let edges = corpus.years.flatMap(Corpus.weekYearEdge).filter(window.contains)
-        chosen.formUnion(edges.compactMap(table.index(containing:)))
-      }
+    }
+    if coverage == .transitionAndYearEndMonths, id == utcZone {
+      let edges = corpus.years.flatMap(Corpus.weekYearEdge).filter(window.contains)
+      chosen.formUnion(edges.compactMap(table.index(containing:)))
     }
     let months = chosen.sorted().map { table.months[$0].firstDay }
     candidateCache[key] = months
