@@ -18,9 +18,11 @@ public enum MonthCoverage: String, Sendable {
   /// the calendar year part, the same in every zone. For the text field, whose `yyyy`
   /// written as `YYYY` is right all year but there.
   case transitionAndYearEndMonths = "transition-and-year-end-months"
-  /// Every month in the zone that stands for UTC (`Corpus.utcZone`), and elsewhere the months
+  /// One month a year in the zone that stands for UTC (`Corpus.utcZone`), each year the next
+  /// month of the year (the month holding 1 January 1970, 1 February 1971, …), and the months
   /// holding a transition that skips or repeats a midnight or a day. For the grid under
-  /// every first weekday: every month's shape once, and the months where a day's start moves.
+  /// every first weekday: month shapes on every weekday, and the months where a day's start
+  /// moves, at a twelfth of the cost of every month.
   case midnightTransitionMonths = "midnight-transition-months"
 }
 

@@ -8,9 +8,10 @@ import ICUOracle
 /// from the first weekday) and its week's row, and a skipped date leaves its cell empty.
 /// `leading-blanks` and `month-days` each check one function, and `month-days` only under the
 /// calendar's own first weekday: a grid that loses its last week when the week starts on
-/// Monday passes both. Swept over every month in the zone that stands for UTC (each shape a
-/// month takes) and the months where a transition skips or repeats a midnight or a day,
-/// where a grid's cells move; `month-days` checks every transition month's cells.
+/// Monday passes both. Swept over one month a year in the zone that stands for UTC, a
+/// different month of the year each year (`MonthCoverage.midnightTransitionMonths`), and the
+/// months where a transition skips or repeats a midnight or a day, where a grid's cells move;
+/// `month-days` checks every transition month's cells.
 public struct MonthGridCheck: Check {
   public let id = "month-grid"
   public let summary =

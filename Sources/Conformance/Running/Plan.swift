@@ -290,8 +290,7 @@ struct MonthSelection: Sendable {
     if let cached = candidateCache[key] { return cached }
     guard let table = corpus.monthTables[calendar], let zone = zones[id] else { return [] }
     let window = corpus.window
-    if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth)
-      || (id == utcZone && coverage == .midnightTransitionMonths) {
+    if corpus.exhaustive || (zone.sweepsEveryMonth && coverage == .everyMonth) {
       // Every month the window touches; a transition's month is one of them.
       let months = table.months
         .filter { $0.endDay > window.lowerBound && $0.firstDay <= window.upperBound }
@@ -304,6 +303,12 @@ struct MonthSelection: Sendable {
     if zone.sweepsEveryMonth && coverage != .midnightTransitionMonths {
       let januaries = corpus.years.map { LocalDay(year: $0, month: 1, day: 1) }
       chosen.formUnion(januaries.compactMap(table.index(containing:)))
+    }
+    if coverage == .midnightTransitionMonths, id == utcZone {
+      // One month a year, each year the next month of the Gregorian year: 68 years cover
+      // every month about six times, starting on every weekday.
+      let turns = corpus.years.map { LocalDay(year: $0, month: $0 % 12 + 1, day: 1) }
+      chosen.formUnion(turns.filter(window.contains).compactMap(table.index(containing:)))
     }
     if coverage == .transitionAndYearEndMonths, id == utcZone {
       let edges = corpus.years.flatMap(Corpus.weekYearEdge).filter(window.contains)
