@@ -308,3 +308,21 @@ struct FaultStormTests {
     }
   }
 }
+
+@Suite("Workers see the parent's corpus")
+struct WorkerSetupTests {
+  @Test("a worker's zone standing for UTC is its parent's, though it gets the zones without their offsets")
+  func utcZone() throws {
+    // Asia/Tokyo (+09:00, no transition since 1951) and Africa/Abidjan (+00:00, none since
+    // 1912) both sweep every month; only Abidjan has offset 0, so it stands for UTC. A
+    // worker's zones carry no offsets: chosen there, the first zone would do.
+    var request = CorpusRequest(corporaDirectory: corpora)
+    request.zones = .list(["Asia/Tokyo", "Africa/Abidjan"])
+    request.years = 2020...2020
+    let parent = try Corpus.load(request)
+    #expect(parent.zones.filter { $0.sweepsEveryMonth }.count == 2)
+    #expect(parent.utcZone == "Africa/Abidjan")
+    let worker = try Corpus.load(request, eagerTables: false, setup: WorkerSetup(corpus: parent))
+    #expect(worker.utcZone == "Africa/Abidjan")
+  }
+}

@@ -26,10 +26,10 @@ extension Corpus {
   /// - Parameters:
   ///   - eagerTables: read every month table now (the plan chooses months from them); a
   ///     worker process, which plans nothing, reads each when a case first asks.
-  ///   - zones: the zones as a worker's parent read them (`WorkerSetup`), instead of reading
+  ///   - setup: the zones as a worker's parent read them (`WorkerSetup`), instead of reading
   ///     every zone's transitions from both ICUs, which a worker's checks never look at.
   public static func load(_ request: CorpusRequest, eagerTables: Bool = true,
-                          zones: [WorkerSetup.Zone]? = nil) throws -> Corpus {
+                          setup: WorkerSetup? = nil) throws -> Corpus {
     let catalog = try harness { try LocaleCatalog() }
     guard Self.supportedYears(request.years) else {
       throw InputError(
@@ -48,8 +48,9 @@ extension Corpus {
       zones: [], years: request.years,
       transitionSample: request.transitionSample ?? (request.zones == .core ? .shapes : .all),
       exhaustive: request.exhaustive, monthTables: MonthTables(), localeCatalog: catalog)
-    if let zones {
-      corpus.zones = zones.map { given in
+    if let setup {
+      corpus.utcZone = setup.utcZone
+      corpus.zones = setup.zones.map { given in
         var zone = Zone(id: given.id, reason: "read by the worker's parent", transitions: [], transitionsInWindow: 0)
         (zone.sweepsEveryMonth, zone.knownClass) = (given.sweepsEveryMonth, given.zoneClass)
         return zone
@@ -61,6 +62,7 @@ extension Corpus {
           representatives: (request.monthSweep ?? (request.zones == .all ? .perOffset : .transitionFree))
             == .perOffset)
       }
+      corpus.utcZone = Corpus.standingForUTC(corpus.zones)
     }
     corpus.monthTables = try harness { try corpus.readMonthTables(eagerly: eagerTables) }
     corpus.oracleMode = request.oracleMode
@@ -84,8 +86,7 @@ extension Corpus {
     // The subject claims the tz release Foundation states; its formatter also reads the
     // system's zone files (the `system` release).
     corpus.reference?.subjectTZ = TimeZone.timeZoneDataVersion
-    let utcZone = corpus.utcZone
-    corpus.reference?.utcZone = utcZone
+    corpus.reference?.utcZone = corpus.utcZone
     return corpus
   }
 

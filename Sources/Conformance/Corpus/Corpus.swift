@@ -149,11 +149,16 @@ public struct Corpus: Sendable {
       year: years.upperBound, month: 12, day: 31)
   }
 
-  /// The zone that stands for UTC: UTC where it sweeps every month, else a zone of offset 0
-  /// without transitions that does (`--time-zones all` sweeps each standard offset's months
-  /// in one representative, Africa/Abidjan for 0). Where what does not depend on the zone is
-  /// checked once: a month table's defect, the week-based year's edges.
-  public var utcZone: String? {
+  /// The zone that stands for UTC (`standingForUTC`), chosen once when the zones are read: a
+  /// worker, which gets the zones without their offsets and aliases, gets it from its parent.
+  /// Where what does not depend on the zone is checked once: a month table's defect, the
+  /// week-based year's edges.
+  public internal(set) var utcZone: String?
+
+  /// UTC where it sweeps every month, else a zone of offset 0 without transitions that does
+  /// (`--time-zones all` sweeps each standard offset's months in one representative,
+  /// Africa/Abidjan for 0).
+  static func standingForUTC(_ zones: [Zone]) -> String? {
     let utc = zones.first { $0.id == "UTC" || $0.aliases.contains("UTC") }
     return utc.flatMap { $0.sweepsEveryMonth ? $0.id : nil }
       ?? zones.first { $0.sweepsEveryMonth && $0.standardOffset == 0 && $0.transitionsInWindow == 0 }?.id

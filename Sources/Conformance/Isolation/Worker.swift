@@ -28,7 +28,7 @@ public enum Worker {
     } catch {
       throw HarnessError("worker: the setup line is malformed: \(error)")
     }
-    let corpus = try Corpus.load(options.request, eagerTables: false, zones: setup.zones)
+    let corpus = try Corpus.load(options.request, eagerTables: false, setup: setup)
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
@@ -103,9 +103,12 @@ public struct WorkerSetup: Codable, Sendable {
   }
 
   var zones: [Zone]
+  /// The zone that stands for UTC, which a worker cannot tell from these zones alone.
+  var utcZone: String?
 
   init(corpus: Corpus) {
     zones = corpus.zones.map { Zone(id: $0.id, zoneClass: $0.zoneClass, sweepsEveryMonth: $0.sweepsEveryMonth) }
+    utcZone = corpus.utcZone
   }
 }
 
