@@ -33,6 +33,14 @@ public struct DateTextCheck: Check {
   /// The suffix of the variants over a whole cycle of months.
   static let cycleSuffix = "-cycle"
 
+  /// A variant without its `-cycle` suffix, and whether it had one (`date-text`, `disclosure`).
+  static func cycled(_ variant: String) -> (base: String, cycled: Bool) {
+    variant.hasSuffix(cycleSuffix) ? (String(variant.dropLast(cycleSuffix.count)), true) : (variant, false)
+  }
+
+  /// A calendar's cycle: its days (noon UTC is what is formatted) and its years, for the detail.
+  typealias Cycle = (days: [LocalDay], years: String)
+
   /// The zone texts are formatted in; the days are chosen so that zone plays no part.
   static let zone = "UTC"
 
@@ -73,7 +81,7 @@ public struct DateTextCheck: Check {
   /// different months (Hebrew Adar against Adar I and II; Chinese leap months). The first day
   /// of each of their months and each year's last day, noon UTC; in Japanese also the last
   /// days of Shōwa and Heisei (the plain variants have the first days of Heisei and Reiwa).
-  static func cycleDays(_ calendar: String, _ corpus: Corpus) -> (days: [LocalDay], years: String) {
+  static func cycleDays(_ calendar: String, _ corpus: Corpus) -> Cycle {
     guard let table = corpus.monthTables[calendar] else { return ([], "none") }
     let byYear = Dictionary(grouping: table.months, by: \.extendedYear)
     // The table's first and last years may be cut by the window.
@@ -109,14 +117,13 @@ public struct DateTextCheck: Check {
   }
 
   public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
-    guard let spelling = id.locale, let calendarID = id.calendar, let variant = id.variant,
-      let text = DateText(rawValue: variant.hasSuffix(Self.cycleSuffix)
-        ? String(variant.dropLast(Self.cycleSuffix.count)) : variant)
+    guard let spelling = id.locale, let calendarID = id.calendar, let variant = id.variant.map(Self.cycled),
+      let text = DateText(rawValue: variant.base)
     else { throw InputError("\(id): date-text needs locale, calendar and a known variant") }
     let locale = try context.locale(spelling)
     let calendar = try context.calendars.calendar(calendarID, zone: Self.zone, locale: spelling)
-    let cycled = variant.hasSuffix(Self.cycleSuffix)
-    let cycle = cycled ? Self.cycleDays(calendarID, context.corpus) : (days: [], years: "")
+    let cycled = variant.cycled
+    let cycle = cycled ? context.cycle(of: calendarID) : (days: [], years: "")
     let days = cycled ? cycle.days : Self.days(calendarID, context.corpus)
     let instants = days.map { $0.utcMidnightMillis + 43_200_000 }
     let actual = instants.map {

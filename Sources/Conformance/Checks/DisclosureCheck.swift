@@ -30,13 +30,13 @@ public struct DisclosureCheck: Check {
   public init() {}
 
   public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
-    let cycled = id.variant?.hasSuffix(DateTextCheck.cycleSuffix) == true
-    guard let calendarID = id.calendar, let variant = id.variant,
-      let kind = DisclosureRow.Kind(rawValue: cycled ? String(variant.dropLast(DateTextCheck.cycleSuffix.count)) : variant)
+    guard let calendarID = id.calendar, let variant = id.variant.map(DateTextCheck.cycled),
+      let kind = DisclosureRow.Kind(rawValue: variant.base)
     else { throw InputError("\(id): disclosure needs a calendar and a known variant") }
+    let cycled = variant.cycled
     let calendar = try context.calendars.calendar(calendarID, zone: "UTC", locale: Self.locale)
     // Each step: a tap (nil) or a pick.
-    let cycle = cycled ? DateTextCheck.cycleDays(calendarID, context.corpus) : (days: [], years: "")
+    let cycle = cycled ? context.cycle(of: calendarID) : (days: [], years: "")
     let script: [Double?] = cycled
       ? [nil] + cycle.days.map { $0.utcMidnightMillis + 43_200_000 } + [nil]
       : [nil, Self.start + 3 * 3_600_000, Self.start + 24 * 3_600_000, nil]

@@ -24,6 +24,7 @@ public final class EvaluationContext {
   private(set) var executor: ExecutorClient?
   /// Contexts whose zones are a tz release of the reference (zone triage), by release.
   var zoneReferences: [String: EvaluationContext] = [:]
+  private var cycles: [String: DateTextCheck.Cycle] = [:]
   /// Whether checks record both sides' full values on every case (`--record all`).
   public internal(set) var recordsValues = false
 
@@ -119,6 +120,15 @@ public final class EvaluationContext {
   ///
   /// - Throws: `SubjectUnavailable` when Foundation has no data for it (the case is
   ///   skipped); `InputError` when the locale is not in this run.
+  /// `DateTextCheck.cycleDays` of a calendar, computed once per context (every locale's
+  /// `-cycle` cases of the calendar ask it).
+  func cycle(of calendar: String) -> DateTextCheck.Cycle {
+    if let known = cycles[calendar] { return known }
+    let cycle = DateTextCheck.cycleDays(calendar, corpus)
+    cycles[calendar] = cycle
+    return cycle
+  }
+
   func locale(_ spelling: String) throws -> Corpus.Locale {
     guard let locale = locales[spelling] else {
       throw InputError("locale '\(spelling)' is not in this run")
