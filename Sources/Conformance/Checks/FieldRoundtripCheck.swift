@@ -45,12 +45,10 @@ public struct FieldRoundtripCheck: Check {
     let locale = calendar.locale ?? Locale(identifier: Self.locale)
     let timeline = try context.oracle.timeline(zone)
     let transitions = try timeline.transitions(from: geometry.firstInstant, to: geometry.endInstant)
-    // The week-based year's edges are the same in every zone: read back in one.
-    let spansYearEnd = month.firstDay.gregorian.year != month.endDay.adding(days: -1).gregorian.year
-      || month.firstDay.gregorian.month == 1 || month.firstDay.gregorian.month == 12
-    let edges = spansYearEnd && zone == context.corpus.utcZone
-      ? Set([month.firstDay.gregorian.year - 1, month.endDay.gregorian.year - 1].flatMap(Corpus.weekYearEdge))
-      : []
+    // The week-based year's edges are the same in every zone: read back in one. A month
+    // (at most 31 days in any calendar) holds those of its first day's year or the year before.
+    let year = month.firstDay.gregorian.year
+    let edges = zone == context.corpus.utcZone ? Set((year - 1...year).flatMap(Corpus.weekYearEdge)) : []
     let days = geometry.days.enumerated().filter { index, day in
       index == 0 || edges.contains(day.day)
         || transitions.contains { day.start <= $0.instant && $0.instant < day.end }
