@@ -224,6 +224,19 @@ struct ReviewTests {
     let page = try String(contentsOf: night.appendingPathComponent("index.html"), encoding: .utf8)
     #expect(page.contains("New failures outside a waiver&#39;s scope") || page.contains("New failures outside a waiver's scope"))
 
+    // A waiver whose only matches are new failures outside its scope matched something:
+    // it is listed with them, and neither stale nor "matched nothing".
+    var other = options(out: night, zones: ["UTC"], years: 2021...2021)
+    other.waivers = try waiverFile("""
+      {"id": "sunday", "check": "leading-blanks", "pattern": "blank count*",
+       "scope": {"fw": "1"}, "reason": "test", "link": "none"}
+      """)
+    other.baseline = base.appendingPathComponent("results.json")
+    #expect(try ConformanceRun.run(other, subject: blanks(ignoring: [4])).status == .unexpected)
+    let otherReview = try runRecord(night).run.review
+    #expect(otherReview.outOfScope?.map(\.id) == ["sunday"])
+    #expect(!otherReview.stale.contains { $0.id == "sunday" } && !otherReview.unmatchedPartly.contains("sunday"))
+
     // Without a baseline, waivers work as before: every failure is waived.
     var alone = options(out: plain, zones: ["UTC"], years: 2021...2021)
     alone.waivers = file

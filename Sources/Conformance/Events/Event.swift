@@ -140,10 +140,14 @@ public struct RunInfo: Sendable, Codable {
         counted.count = matches[waiver.id] ?? 0
         return counted
       }
-      summary.stale = summary.waiverMatches.filter { $0.count == 0 && $0.sweptWhole != false && !shard }
+      // A waiver that matched cases it did not waive (a contradicted claim, new failures
+      // outside its scope) matched something: it is neither stale nor unmatched.
+      let matchedNothing = summary.waiverMatches.filter {
+        $0.count == 0 && (contradictions[$0.id] ?? 0) == 0 && (outOfScope[$0.id] ?? 0) == 0
+      }
+      summary.stale = matchedNothing.filter { $0.sweptWhole != false && !shard }
         .map { StaleWaiver(id: $0.id, why: Self.matchedNothing) } + inactive
-      summary.unmatchedPartly = summary.waiverMatches.filter { $0.count == 0 && ($0.sweptWhole == false || shard) }
-        .map(\.id)
+      summary.unmatchedPartly = matchedNothing.filter { $0.sweptWhole == false || shard }.map(\.id)
       summary.removed = removed
       return summary
     }
