@@ -174,9 +174,11 @@ public enum JUnitXML {
       }
       body += "  actual:   \(clip(outcome.actual.description))   [\(subjectSide)]\n"
     }
-    for line in outcome.detail.prefix(outcome.verdict == .errored ? 4 : 2) { body += "  \(clip(line))\n" }
-    // The published reference beside the two ICUs, and a waiver whose claim the case contradicts.
-    for line in outcome.detail.dropFirst(2) where line.hasPrefix("reference ") || line.hasPrefix("waiver '") {
+    let shown = outcome.verdict == .errored ? 4 : 2
+    for line in outcome.detail.prefix(shown) { body += "  \(clip(line))\n" }
+    // The published reference beside the two ICUs, and a waiver that matched but did not
+    // waive (its claim contradicted, or the case outside its scope), once each.
+    for line in outcome.detail.dropFirst(shown) where line.hasPrefix("reference ") || line.hasPrefix("waiver '") {
       body += "  \(clip(line))\n"
     }
     body += "  baseline: \(result.review.baseline?.rawValue ?? "none")"
