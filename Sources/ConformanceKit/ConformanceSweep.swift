@@ -72,7 +72,7 @@ public struct ConformanceSweep: Sendable {
         lines.append("  actual:            \(example.outcome.actual)")
       }
       lines += example.outcome.detail.prefix(2).map { "  \($0)" }
-      lines.append("  the case with the seeds' own logic: \(ExplainCommand.text(for: example.id))")
+      lines.append("  the case with the seeds' own logic: \(ExplainCommand().text(for: example.id))")
     }
     lines.append("reports: \(reports.path)")
     return lines.joined(separator: "\n")

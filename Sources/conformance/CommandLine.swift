@@ -4,7 +4,7 @@ import Foundation
 /// What the command line asks for.
 enum Command {
   case run(RunOptions)
-  case explain(caseID: String, corpora: URL, waivers: URL?)
+  case explain(caseID: String, corpora: URL, waivers: URL?, subjectCommand: String?)
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   /// `bench --shards 4,8`: each split's shards of the full sweep alone, then their merge.
   case benchShards(counts: [Int], passes: Int, jobs: Int, out: URL, corpora: URL)
@@ -177,6 +177,7 @@ struct CommandLineParser {
     var remaining = arguments
     var corpora = defaultCorpora
     var waivers: String?
+    var subjectCommand: String?
     var caseID: String?
     var optionsEnded = false
     while let argument = remaining.popFirst() {
@@ -190,6 +191,10 @@ struct CommandLineParser {
         waivers = try value(argument, &remaining)
         continue
       }
+      if !optionsEnded, optionName(argument) == "--subject" {
+        subjectCommand = try subject(try nonEmptyValue(argument, &remaining))
+        continue
+      }
       if !optionsEnded, argument.hasPrefix("-") {
         throw unknownOption(argument, for: "explain")
       }
@@ -197,8 +202,10 @@ struct CommandLineParser {
       caseID = argument
     }
     guard let caseID else { throw InputError("explain needs a case id") }
+    // As a run: the shipped waivers explain Foundation's differences, not an executor's.
     return .explain(caseID: caseID, corpora: corpora,
-                    waivers: waiverFile(waivers, corpora: corpora))
+                    waivers: waivers == nil && subjectCommand != nil ? nil : waiverFile(waivers, corpora: corpora),
+                    subjectCommand: subjectCommand)
   }
 
   /// A sweep: the selection, where it writes, what it expects; cross-option defaults last.
@@ -225,6 +232,9 @@ struct CommandLineParser {
     // Worker processes run this very executable.
     if isolation {
       options.workerExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
+    if options.subjectLog != nil, options.subjectCommand == nil {
+      throw InputError("--subject-log records what an executor was asked: it needs --subject exec:<command>")
     }
     // The shipped waivers explain Foundation's differences; an executor's are its own.
     options.waivers = waivers == nil && options.subjectCommand != nil
@@ -294,14 +304,9 @@ struct CommandLineParser {
     case "--dry-run":
       options.dryRun = true
     case "--subject":
-      let text = try nonEmptyValue(argument, &remaining)
-      if text == "picker-logic" {
-        options.subjectCommand = nil
-      } else if text.hasPrefix("exec:"), !text.dropFirst(5).allSatisfy(\.isWhitespace) {
-        options.subjectCommand = String(text.dropFirst(5))
-      } else {
-        throw InputError("--subject '\(text)': expected picker-logic or exec:<command>")
-      }
+      options.subjectCommand = try subject(try nonEmptyValue(argument, &remaining))
+    case "--subject-log":
+      options.subjectLog = URL(fileURLWithPath: try nonEmptyValue(argument, &remaining))
     default:
       guard argument.hasPrefix("-") else {
         throw InputError("unexpected argument '\(argument)'"
@@ -343,6 +348,15 @@ struct CommandLineParser {
     let text = try value(argument, &remaining)
     guard !text.isEmpty else { throw InputError("\(optionName(argument)) has an empty value") }
     return text
+  }
+
+  /// `--subject`'s value: `nil` for picker-logic, else an executor's command.
+  func subject(_ text: String) throws(InputError) -> String? {
+    if text == "picker-logic" { return nil }
+    guard text.hasPrefix("exec:"), !text.dropFirst(5).allSatisfy(\.isWhitespace) else {
+      throw InputError("--subject '\(text)': expected picker-logic or exec:<command>")
+    }
+    return String(text.dropFirst(5))
   }
 
   /// The value of `--jobs`, for a run, `bench` and `self-test` alike.

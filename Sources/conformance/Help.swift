@@ -4,7 +4,7 @@ enum Help {
     USAGE: conformance [--locales <set>] [--calendars <set>] [--first-weekdays <list>]
                        [--time-zones <set>] [--checks <list>] [--years <A...B>] [--out <dir>]
                        [--record <failures|all>] [--jobs <n>] [--shard <K/N>]
-           conformance explain <case-id> [--waivers <file|none>]
+           conformance explain <case-id> [--subject exec:<command>] [--waivers <file|none>]
            conformance bench [--quick] [--jobs <n>] [--out <file>]
            conformance merge <shard-dir>... [--out <dir>]
            conformance self-test [--jobs <n>] [--mutants <name>,...]
@@ -13,13 +13,21 @@ enum Help {
            conformance help [<subcommand>]
     """
 
+  /// The USAGE lines of a subcommand's help.
+  static func usage(of topic: String) -> String {
+    let lines = text(topic: topic).split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(where: { $0.hasPrefix("USAGE:") }) else { return usage }
+    let end = lines[start...].firstIndex(where: \.isEmpty) ?? lines.endIndex
+    return lines[start..<end].joined(separator: "\n")
+  }
+
   /// The subcommands `help <subcommand>` knows.
   static let topics = ["explain", "bench", "merge", "self-test", "executor", "costs"]
 
   /// The options a subcommand (`nil`: a sweep) takes, for "did you mean".
   static func options(of subcommand: String?) -> [String] {
     switch subcommand {
-    case "explain"?: ["--corpora", "--waivers", "--help"]
+    case "explain"?: ["--corpora", "--waivers", "--subject", "--help"]
     case "bench"?: ["--quick", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
     case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
@@ -29,7 +37,7 @@ enum Help {
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
        "--transitions", "--out", "--record", "--baseline", "--history", "--waivers", "--fail-on", "--jobs",
        "--no-isolation", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
-       "--subject", "--corpora", "--version", "--help"]
+       "--subject", "--subject-log", "--corpora", "--version", "--help"]
     }
   }
 
@@ -50,14 +58,19 @@ enum Help {
     OVERVIEW: Re-runs one case and prints its inputs, both sides' values (lists item by item,
     the differing items marked ≠), the intermediate values, and the waiver that explains it.
 
-    USAGE: conformance explain <case-id> [--waivers <file|none>] [--corpora <dir>]
+    USAGE: conformance explain <case-id> [--subject <picker-logic|exec:command>]
+                               [--waivers <file|none>] [--corpora <dir>]
 
     ARGUMENTS:
       <case-id>               as every report writes it, e.g.
                               'leading-blanks|calendar=hebrew|fw=2|zone=UTC|month=2021-09-07'
 
     OPTIONS:
-      --waivers <file|none>   known differences (default: Corpora/known-differences.json)
+      --subject <s>           whose values: picker-logic (default) or exec:<command>, the
+                              executor a run asked (it is asked again); every explain command
+                              a run prints carries the run's subject, waivers and corpora
+      --waivers <file|none>   known differences (default: Corpora/known-differences.json;
+                              none with an executor)
       --corpora <dir>         the corpus files (default: ./Corpora, else the package's)
 
     EXIT CODES:
@@ -135,7 +148,8 @@ enum Help {
       --misbehave <spec>      for tests: misbehave on the questions to <function> whose line
                               holds <text>; kind: crash, exit, hang, garbage, wrong-type,
                               error, unsupported, hostile (text that tries to escape the
-                              reports), invalid-utf8
+                              reports), invalid-utf8, off-by-one (an integer answer one
+                              too many: a wrong value, not a fault)
       -h, --help              Show help information.
     """
 
@@ -192,7 +206,10 @@ enum Help {
       --dry-run               print what the plan covers and stop
       --subject <subject>     picker-logic (the seeds' logic, in Swift), or exec:<command>: a
                               process that answers the subject's questions as JSON Lines
-                              (Schemas/executor-protocol.schema.json) (default: picker-logic)
+                              (Schemas/executor-protocol.schema.json; the contract in words:
+                              Documentation/ExecutorProtocol.md) (default: picker-logic)
+      --subject-log <file>    with exec:, record every question and its answer (or fault),
+                              a JSON line each (Schemas/executor-transcript.schema.json)
       --corpora <dir>         the corpus files (default: ./Corpora, else the package's)
       --version               Show the version.
       -h, --help              Show help information.

@@ -21,9 +21,12 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first != "__worker" { Interruption.install() }
 /// The subject a run's options name: the seeds' logic, or an executor (started here once,
 /// to read its hello: one that does not start is bad input).
-func subject(_ options: RunOptions) throws(InputError) -> Subject {
+///
+/// - Parameter worker: a worker process appends to the run's `--subject-log`, which its
+///   parent started.
+func subject(_ options: RunOptions, worker: Bool = false) throws(InputError) -> Subject {
   guard let command = options.subjectCommand else { return .pickerLogic }
-  return try Subject.executor(command: command)
+  return try Subject.executor(command: command, log: options.subjectLog, truncating: !worker)
 }
 
 /// Runs one command and says how the process should end. Every subcommand returns here, so
@@ -35,8 +38,10 @@ func execute(_ command: Command) throws -> ExitStatus {
     print(Help.text(topic: topic))
   case .version:
     print("conformance 0.1.0 (\(RunRecord.schema))")
-  case .explain(let caseID, let corpora, let waivers):
-    let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora, waivers: waivers)
+  case .explain(let caseID, let corpora, let waivers, let command):
+    let subject = try command.map { command throws(InputError) in try Subject.executor(command: command) }
+    let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora, waivers: waivers,
+                                              subject: subject ?? .pickerLogic)
     print(lines.joined(separator: "\n"))
     return status
   case .bench(let quick, let jobs, let out, let corpora):
@@ -58,7 +63,7 @@ func execute(_ command: Command) throws -> ExitStatus {
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
   case .worker(let options):
-    try Worker.run(options, subject: try subject(options))
+    try Worker.run(options, subject: try subject(options, worker: true))
   case .costs(let results, let corpora):
     let costs = try StepCosts.fit(results: results)
     let file = corpora.appendingPathComponent(StepCosts.fileName)
@@ -88,15 +93,25 @@ func execute(_ command: Command) throws -> ExitStatus {
   return .clean
 }
 
+// A command line that does not parse gets its subcommand's usage; bad input found later (a
+// corpus file, an executor that does not start) is named alone, without usage after it.
+let command: Command
+do {
+  command = try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
+} catch {
+  let topic = arguments.first.flatMap { Help.topics.contains($0) ? $0 : nil }
+  printError("Error: \(error.message)")
+  printError(topic.map { Help.usage(of: $0) } ?? Help.usage)
+  printError("See 'conformance help\(topic.map { " " + $0 } ?? "")'.")
+  exit(.badInput)
+}
 do {
   // The test-only environment settings are checked before anything runs or is written.
   _ = try Fault.fromEnvironment()
   try IsolatedRunner.checkEnvironment()
-  exit(try execute(try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()))
+  exit(try execute(command))
 } catch let error as InputError {
   printError("Error: \(error.message)")
-  printError(Help.usage)
-  printError("See 'conformance --help'.")
   exit(.badInput)
 } catch let interrupted as Interrupted {
   printError("Error: \(interrupted.description)")

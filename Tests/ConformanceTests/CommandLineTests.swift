@@ -81,6 +81,7 @@ struct CommandLineTests {
       (["--out", files["a-file"]!.path], "is a file"),
       (["--out", "/proc/no-such-dir/out"], "/proc/no-such-dir"),
       (["--bogus"], "'--bogus'"),
+      (["--subject", "exec:sh -c 'echo no such executor >&2; exit 1'"], "exited with status 1 before answering hello"),
       // Misspellings name the closest word the program knows.
       (["--locale", "en_US"], "unknown option '--locale' (did you mean '--locales'?)"),
       (["--fail-on", "unexpectd"], "(did you mean 'unexpected'?)"),
@@ -126,7 +127,19 @@ struct CommandLineTests {
       #expect(run.status == 2, "\(arguments): exit \(run.status)")
       #expect(lines.first?.hasPrefix("Error: ") == true, "\(arguments): \(lines.first ?? "")")
       #expect(lines.first?.contains(fragment) == true, "\(arguments): \(lines.first ?? "") lacks \(fragment)")
-      #expect(run.error.contains("See 'conformance --help'"), "\(arguments): no usage hint")
+      // A command line that does not parse shows its subcommand's usage and where its help
+      // is; bad input found later (a file, a zone) is its one error line, no usage after it.
+      if ["--bogus", "--locale"].contains(arguments.first ?? "") || arguments.contains("--waiver") {
+        #expect(run.error.contains("USAGE:"), "\(arguments): an unknown option shows the usage")
+      }
+      if run.error.contains("USAGE:") {
+        let topic = ["explain", "bench", "help"].contains(arguments.first ?? "") ? arguments[0] : nil
+        #expect(run.error.contains("USAGE: conformance " + (topic == "help" || topic == nil ? "[" : topic!)),
+                "\(arguments): \(run.error)")
+        #expect(run.error.contains("See 'conformance help"), "\(arguments): no usage hint")
+      } else {
+        #expect(lines.count == 1, "\(arguments): \(run.error)")
+      }
       #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
       #expect(try FileManager.default.contentsOfDirectory(atPath: previous.path) == ["results.json"])
     }

@@ -204,3 +204,192 @@ struct ExecutorLifetimeTests {
     #expect(!FileManager.default.fileExists(atPath: out.path))
   }
 }
+
+@Suite("What a run says of an executor's cases is the executor's")
+struct ExecutorTruthTests {
+  /// The blanks before day 1 of a Gregorian month in a Sunday-first grid: the weekday of the
+  /// 1st, Sunday 0, by Zeller's congruence (not by any calendar code of this repo).
+  static func sundayFirstBlanks(year: Int, month: Int) -> Int {
+    let (m, y) = month < 3 ? (month + 12, year - 1) : (month, year)
+    let saturdayZero = (1 + (13 * (m + 1)) / 5 + y % 100 + (y % 100) / 4 + (y / 100) / 4 + 5 * (y / 100)) % 7
+    return (saturdayZero + 6) % 7
+  }
+
+  struct Line: Decodable {
+    var id: String
+    var explain: String?
+  }
+
+  @Test("the explain command a run prints for an executor's failure, run as printed, shows the executor's value")
+  func explainAsksTheExecutor() throws {
+    #expect(Self.sundayFirstBlanks(year: 2011, month: 5) == 0)  // 1 May 2011 was a Sunday
+    #expect(Self.sundayFirstBlanks(year: 2024, month: 2) == 4)  // 1 February 2024, a Thursday
+    let run = try ExecutorRun(["--checks", "leading-blanks", "--calendars", "gregorian", "--time-zones", "UTC",
+                               "--first-weekdays", "1", "--years", "2011...2011"],
+                              subject: referenceExecutor("off-by-one:leadingBlanks"))
+    #expect(run.status == 1, "\(run.stderr)")
+    // Every case read the executor's blanks, one too many, so every one failed.
+    let reader = try ResultsDirectory(run.out, role: "test", as: RunRecord.self).cases()
+    var lines: [Line] = []
+    while let line = try reader.next(Line.self) { lines.append(line) }
+    let first = try #require(lines.first)
+    let id = try CaseID(parsing: first.id)
+    let month = try #require(id.month?.gregorian)
+    let command = try #require(first.explain)
+    #expect(command.hasPrefix("swift run conformance explain '\(first.id)' --subject "), "\(command)")
+    #expect(command.contains("off-by-one:leadingBlanks"), "\(command)")
+    // JUnit and the page print the same command.
+    let junit = try String(contentsOf: run.out.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(junit.contains(JUnitXML.escape(command, attribute: false)), "JUnit lacks \(command)")
+    // Run as printed (this build for `swift run conformance`), through a shell.
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = ["-c", "'\(Executable.url.path)'" + command.dropFirst("swift run conformance".count)]
+    shell.currentDirectoryURL = corpora.deletingLastPathComponent()
+    let output = Pipe()
+    shell.standardOutput = output
+    try shell.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    shell.waitUntilExit()
+    let right = Self.sundayFirstBlanks(year: month.year, month: month.month)
+    #expect(shell.terminationStatus == 1, "\(text)")
+    #expect(text.contains("status:   failed"), "\(text)")
+    #expect(text.contains("expected: \(right)   [libicu"), "\(text)")
+    #expect(text.contains("actual:   \(right + 1)   [PickerLogic conformance executor]"), "\(text)")
+    // Without --subject, explain answers for the built-in subject and says so.
+    let builtIn = try Executable.run(["explain", first.id])
+    #expect(builtIn.status == 0)
+    #expect(builtIn.out.contains("subject:  PickerLogic, built in"), "\(builtIn.out)")
+    #expect(builtIn.out.contains("actual:   \(right)   [PickerLogic]"), "\(builtIn.out)")
+  }
+
+  @Test("an executor that dies of an uncaught error is named by the error, not by its runtime's last words")
+  func faultNamedByTheError() throws {
+    // Node's uncaught TypeError: the source line, a caret, the error, its stack, the version.
+    let stderr = """
+      /work/Examples/NodeSubject/executor.js:41
+          const first = calendar.startOf(month);
+                                 ^
+
+      TypeError: calendar.startOf is not a function
+          at leadingBlanks (/work/Examples/NodeSubject/executor.js:41:28)
+          at Interface.<anonymous> (/work/Examples/NodeSubject/executor.js:88:19)
+
+      Node.js v20.20.2
+      """
+    let fault = ExecutorFault(kind: .exited(1), function: .leadingBlanks, question: "{}", stderr: stderr)
+    #expect(fault.signature == "executor exit 1 in leadingBlanks: TypeError: calendar.startOf is not a function")
+    #expect(fault.detail.contains("error: TypeError: calendar.startOf is not a function"))
+    #expect(fault.detail.contains { $0.hasPrefix("its stderr ended: ") && $0.hasSuffix("Node.js v20.20.2") })
+    // Other languages' usual forms.
+    for (text, line) in [
+      ("Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n    1/0\nZeroDivisionError: division by zero",
+       "ZeroDivisionError: division by zero"),
+      ("Exception in thread \"main\" java.lang.IllegalStateException: no month\n\tat X.main(X.java:3)",
+       "Exception in thread \"main\" java.lang.IllegalStateException: no month"),
+      ("panic: runtime error: index out of range [7] with length 7\n\ngoroutine 1 [running]:", "panic: runtime error: index out of range [7] with length 7"),
+      ("x.rb:3:in 'blanks': undefined method 'wday' for nil (NoMethodError)", "x.rb:3:in 'blanks': undefined method 'wday' for nil (NoMethodError)"),
+      ("node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '/x.js'", "Error: Cannot find module '/x.js'"),
+    ] {
+      #expect(ExecutorFault.errorLine(in: text) == line, "\(text)")
+    }
+    // Warnings are not errors; without an error line the last line stands.
+    #expect(ExecutorFault.errorLine(in: "(node:7) ExperimentalWarning: x\nDeprecationWarning: y\nbye") == nil)
+  }
+
+  @Test("answers of the wrong type trip the breaker: after it trips, each other calendar and zone is asked once")
+  func malformedAnswersTripTheBreaker() throws {
+    let zones = "UTC,America/Sao_Paulo,Pacific/Apia,Europe/Berlin,Asia/Tokyo,America/New_York"
+    let run = try ExecutorRun(["--checks", "leading-blanks", "--calendars", "gregorian,hebrew", "--time-zones", zones,
+                               "--years", "2011...2012", "--jobs", "1"],
+                              subject: referenceExecutor("wrong-type:leadingBlanks"))
+    #expect(run.status == 1, "\(run.stderr)")
+    let cases = try run.cases
+    #expect(cases.count > 100)
+    #expect(cases.allSatisfy { $0.outcome.pattern == "malformed answer to leadingBlanks" },
+            "\(Set(cases.map(\.outcome.pattern)))")
+    let asked = cases.filter { !($0.outcome.detail.first ?? "").hasPrefix("not asked") }
+    // 12 calendar-zone groups: the first is asked whole, each of the others once (its first
+    // answer is malformed again), the rest not at all.
+    let groups = Set(cases.map { "\($0.id.calendar ?? "")·\($0.id.zone ?? "")" })
+    #expect(groups.count == 12)
+    let firstGroup = cases.filter { "\($0.id.calendar ?? "")·\($0.id.zone ?? "")" == "\(cases[0].id.calendar ?? "")·\(cases[0].id.zone ?? "")" }
+    #expect(asked.count <= firstGroup.count + groups.count - 1, "\(asked.count) of \(cases.count) asked")
+    #expect(cases.count - asked.count > cases.count / 2)
+  }
+}
+
+@Suite("A diagnosis labelled subject is the subject's")
+struct SubjectDiagnosisTests {
+  /// An executor whose months start half an hour early (UTC, Gregorian), as a JavaScript
+  /// picker's do when it builds day 1 in a zone half an hour west of the one it is given: its
+  /// day cells start at 23:30 of the month's eve and its blanks are counted from that day.
+  static let earlyMonths = #"""
+    import datetime as dt, json, sys
+    utc = dt.timezone.utc
+    for line in sys.stdin:
+        q = json.loads(line)
+        if q["function"] == "hello":
+            functions = ["leadingBlanks", "days"] if "days" in sys.argv else ["leadingBlanks"]
+            a = {"name": "early-months", "functions": functions}
+        else:
+            t = dt.datetime.fromtimestamp(q["month"], utc)
+            day1 = dt.datetime(t.year, t.month, 1, tzinfo=utc)
+            after = dt.datetime(t.year + t.month // 12, t.month % 12 + 1, 1, tzinfo=utc)
+            start = day1 - dt.timedelta(minutes=30)
+            if q["function"] == "days":
+                a = [start.timestamp() + 86400 * i for i in range((after - day1).days)]
+            else:
+                sunday_one = start.isoweekday() % 7 + 1
+                a = (sunday_one - q["calendar"]["firstWeekday"] + 7) % 7
+        print(json.dumps({"id": q["id"], "answer": a}), flush=True)
+    """#
+
+  @Test("leading-blanks: where the subject's month starts is its own answer, 23:30 of the eve")
+  func monthStartFromTheAnswers() throws {
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent("early-months-\(UUID().uuidString).py")
+    try Data(Self.earlyMonths.utf8).write(to: script)
+    defer { try? FileManager.default.removeItem(at: script) }
+    let selection = ["--checks", "leading-blanks", "--calendars", "gregorian", "--time-zones", "UTC",
+                     "--first-weekdays", "1", "--years", "2011...2011", "--record", "all"]
+    let run = try ExecutorRun(selection, subject: "exec:python3 '\(script.path)' days")
+    #expect(run.status == 1, "\(run.stderr)")
+    let cases = try run.cases
+    let failing = cases.filter { $0.outcome.verdict == .failed }
+    // Blanks counted from the eve are one fewer (Sunday-first: the eve's weekday is one
+    // before day 1's), so every month fails, and each one's day 1 in the subject's cells is
+    // the eve at 23:30.
+    #expect(failing.count == cases.count && !cases.isEmpty, "\(cases.count) cases, \(failing.count) failed")
+    for record in failing {
+      let month = try #require(record.id.month?.gregorian)
+      let eve = Calendar(identifier: .gregorian).date(from: DateComponents(
+        timeZone: TimeZone(identifier: "UTC"), year: month.year, month: month.month, day: 1))!
+        .addingTimeInterval(-86400)
+      let day = eve.formatted(.iso8601.year().month().day())
+      #expect(record.outcome.pattern == "subject's month starts earlier than libicu's", "\(record.id)")
+      #expect(record.outcome.detail.contains { $0.hasPrefix("subject: month starts \(day) 23:30") && $0.contains("(-1 days)") },
+              "\(record.id): \(record.outcome.detail)")
+    }
+    // Without `days`, the start is the harness's own reading, and says so.
+    let without = try ExecutorRun(selection, subject: "exec:python3 '\(script.path)'")
+    let blind = try #require(try without.cases.first { $0.outcome.verdict == .failed })
+    #expect(blind.outcome.detail.contains { $0.hasPrefix("Foundation (the harness's reading; the subject has no days function): month starts") },
+            "\(blind.outcome.detail)")
+  }
+
+  @Test("weekday-symbols: the diagnosis reads the subject's headers, not Foundation's symbols",
+        arguments: [
+          // Headers rotated from Monday under a Sunday-first setting: the rotation is wrong.
+          (["M", "T", "W", "T", "F", "S", "S"], 1, "rotation differs from the first weekday"),
+          // Other symbols: changed, with the first weekday it was given.
+          (["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"], 1, "narrow symbols changed"),
+        ] as [([String], Int, String)])
+  func symbolsFromTheAnswers(headers: [String], firstWeekday: Int, pattern: String) {
+    // en's narrow symbols, Sunday first (CLDR: S M T W T F S).
+    let sundayFirst = ["S", "M", "T", "W", "T", "F", "S"]
+    #expect(WeekdaySymbolsCheck.pattern(sundayFirst: sundayFirst, expectedFirst: firstWeekday,
+                                        actual: headers, given: firstWeekday) == pattern)
+    #expect(WeekdaySymbolsCheck.rotation(of: ["M", "T", "W", "T", "F", "S", "S"], from: sundayFirst, preferring: 1) == 2)
+    #expect(WeekdaySymbolsCheck.rotation(of: headers, from: ["X", "Y", "Z", "A", "B", "C", "D"], preferring: 1) == nil)
+  }
+}

@@ -234,9 +234,13 @@ struct RecordReadingTests {
     #expect(records.contains { $0.review.triageExpected != nil } && records.contains { $0.outcome.values != nil })
     #expect(records.contains { $0.outcome.months != nil } && records.contains(where: \.isAbridged))
     let encoder = RecordCoding.lineEncoder()
+    // A run's explain command with every option it can carry, quoting included.
+    let explain = ExplainCommand(subject: "node 'my subject'.js", waivers: "none", corpora: "/tmp/c d",
+                                 fault: "trap:*x*")
+    encoder.userInfo[ExplainCommand.userInfoKey] = explain
     var differing = 0
     for record in records {
-      let (written, encoded) = (CaseLineWriter.line(record), RecordCoding.line(record, encoder: encoder))
+      let (written, encoded) = (CaseLineWriter.line(record, explain: explain), RecordCoding.line(record, encoder: encoder))
       if written != encoded {
         differing += 1
         if differing <= 3 {
@@ -253,7 +257,7 @@ struct RecordReadingTests {
     for var record in Self.writtenRecords {
       // The made-up records' ids hold "|" (no id reads back); their values are what matters.
       if (try? CaseID(parsing: record.id.description)) != record.id { record.id = CaseID(check: "date-text", locale: "en_US") }
-      let line = CaseLineWriter.line(record)
+      let line = CaseLineWriter.line(record, explain: ExplainCommand())
       let caseLine = try Array(line).withUnsafeBufferPointer { try CaseLine($0, path: "shard", lineNumber: 1) }
       let decoded = try JSONDecoder().decode(CaseRecord.self, from: line)
       #expect(try caseLine.abridged() == decoded.abridged(), "\(record.id)")
@@ -284,7 +288,7 @@ struct RecordReadingTests {
         arguments: caseLines)
   func caseLineEncoded(line: String) throws {
     let record = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
-    let made = CaseLine(encoding: record)
+    let made = CaseLine(encoding: record, explain: ExplainCommand())
     #expect(made.line == RecordCoding.line(record, encoder: RecordCoding.lineEncoder()))
     #expect(made.summary == record)
     #expect(try made.whole() == record)

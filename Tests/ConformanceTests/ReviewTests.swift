@@ -596,7 +596,7 @@ struct ExplainTests {
     let (status, lines) = try Explanation.run(id, corporaDirectory: corpora, waivers: nil,
                                               subject: unrotated)
     #expect(status == .unexpected)
-    #expect(lines.contains("values:   6 of 7 items differ (≠); expected [libicu 72.1.0] | actual [Foundation]"
+    #expect(lines.contains("values:   6 of 7 items differ (≠); expected [libicu 72.1.0] | actual [PickerLogic]"
       + " | expected [Foundation's ICU 76.1.0]"))
     let items = lines.filter { $0.hasPrefix("  ≠ [") || $0.hasPrefix("    [") }
     #expect(items.count == 7)

@@ -28,11 +28,14 @@ public struct LeadingBlanksCheck: Check, ReferenceChecked {
     let calendar = try context.calendars.calendar(calendarID, zone: zone, firstWeekday: firstWeekday)
     let probe = EvaluationContext.date(geometry.probe)
     let actual = context.subject.leadingBlanks(probe, calendar)
+    // Where the subject's month starts is its own answer (its first day cell), asked only to
+    // explain a failure, and not while an executor's answer is still a stand-in.
+    let start = expected == actual || context.awaitsSubject ? nil : MonthStart(probe, calendar, context)
     return .comparing(
       expected: .int(expected), actual: .int(actual),
-      pattern: Self.pattern(expected: expected, actual: actual, month: month, probe: probe,
-                            calendar: calendar, context: context, zone: zone),
-      detail: Self.detail(month: month, geometry: geometry, calendar: calendar, context: context,
+      pattern: Self.pattern(expected: expected, actual: actual, month: month, start: start,
+                            context: context, zone: zone),
+      detail: Self.detail(month: month, geometry: geometry, start: start, context: context,
                           zone: zone, firstWeekday: firstWeekday),
       months: MonthReadings(oracle: month.reading,
                             subject: EvaluationContext.subjectReading(probe, calendar)))
@@ -64,12 +67,29 @@ public struct LeadingBlanksCheck: Check, ReferenceChecked {
                                note: "day 1 is \(theirs.firstDay), \(theirs.length) days"))
   }
 
+  /// Where the subject's month starts: the first of its day cells (`days`), its own answer;
+  /// for a subject without `days`, Foundation's month interval, labelled as the harness's.
+  struct MonthStart {
+    var instant: Date
+    /// Who says so: "subject", or the harness's reading.
+    var source: String
+
+    init?(_ probe: Date, _ calendar: Calendar, _ context: EvaluationContext) {
+      if !context.subject.missing.contains(.days) {
+        guard let first = context.subject.days(probe, calendar).first else { return nil }
+        (instant, source) = (first, "subject")
+      } else {
+        guard let start = calendar.dateInterval(of: .month, for: probe)?.start else { return nil }
+        (instant, source) = (start, "Foundation (the harness's reading; the subject has no days function)")
+      }
+    }
+  }
+
   /// Tells a month the subject starts on another day from a wrong weekday arithmetic.
-  static func pattern(expected: Int, actual: Int, month: CalendarMonth, probe: Date,
-                      calendar: Calendar, context: EvaluationContext, zone: String) -> String {
-    guard let start = calendar.dateInterval(of: .month, for: probe)?.start,
-      let subjectDay = try? context.oracle.timeline(zone).localDay(
-        at: EvaluationContext.millis(start))
+  static func pattern(expected: Int, actual: Int, month: CalendarMonth, start: MonthStart?,
+                      context: EvaluationContext, zone: String) -> String {
+    guard let start, let subjectDay = try? context.oracle.timeline(zone).localDay(
+      at: EvaluationContext.millis(start.instant))
     else { return "subject has no month interval" }
     let shift = subjectDay.julianDay - month.firstDay.julianDay
     // The size of the shift stays in the detail: one cause (a calendar read as another)
@@ -80,22 +100,24 @@ public struct LeadingBlanksCheck: Check, ReferenceChecked {
     return "blank count off by \(actual - expected) with the same day 1"
   }
 
-  static func detail(month: CalendarMonth, geometry: MonthGeometry, calendar: Calendar,
+  static func detail(month: CalendarMonth, geometry: MonthGeometry, start: MonthStart?,
                      context: EvaluationContext, zone: String, firstWeekday: Int) -> [String] {
     let timeline = try? context.oracle.timeline(zone)
-    let probe = EvaluationContext.date(geometry.probe)
     var lines = [
       "oracle: day 1 is \(month.firstDay) (weekday \(month.firstWeekday)), month of "
         + "\(month.length) days starting \((try? timeline?.wallText(at: geometry.firstInstant)) ?? "?")",
       "probe instant: \((try? timeline?.wallText(at: geometry.probe)) ?? "?")",
     ]
-    if let start = calendar.dateInterval(of: .month, for: probe)?.start {
-      let subjectDay = try? timeline?.localDay(at: EvaluationContext.millis(start))
+    if let start {
+      let millis = EvaluationContext.millis(start.instant)
+      let subjectDay = try? timeline?.localDay(at: millis)
       let shift = subjectDay.map { $0.julianDay - month.firstDay.julianDay } ?? 0
+      // The weekday of that local day (libicu's zone rules), Sunday 1.
+      let weekday = subjectDay.map { String(($0.julianDay + 1) % 7 + 1) } ?? "?"
       lines.append(
-        "subject: month starts \((try? timeline?.wallText(at: EvaluationContext.millis(start))) ?? "?")"
+        "\(start.source): month starts \((try? timeline?.wallText(at: millis)) ?? "?")"
           + (shift == 0 ? "" : " (\(shift > 0 ? "+" : "")\(shift) days)")
-          + ", weekday \(calendar.component(.weekday, from: start)), firstWeekday \(firstWeekday)")
+          + ", weekday \(weekday), firstWeekday \(firstWeekday)")
     }
     return lines
   }

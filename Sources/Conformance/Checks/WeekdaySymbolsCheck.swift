@@ -40,12 +40,15 @@ public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
     return context.recorded(.comparing(
       expected: .strings(expected), actual: .strings(actual),
       pattern: Self.pattern(sundayFirst: sundayFirst, expectedFirst: expectedFirst,
-                            actual: actual, calendar: calendar),
+                            actual: actual, given: calendar.firstWeekday),
       detail: [
         "oracle: symbols \(sundayFirst) (Sunday first), first weekday \(expectedFirst)"
           + (explicit == nil ? " (locale's own)" : " (set)"),
-        "subject: symbols \(calendar.veryShortStandaloneWeekdaySymbols) (Sunday first), "
-          + "firstWeekday \(calendar.firstWeekday)",
+        "subject: headers \(actual), given firstWeekday \(calendar.firstWeekday)"
+          + (explicit == nil ? " (Foundation's for the locale)" : "")
+          + (Self.rotation(of: actual, from: sundayFirst, preferring: expectedFirst)
+            .map { ": libicu's symbols from weekday \($0)" } ?? ": not a rotation of libicu's symbols"),
+        "Foundation (the harness's reading): symbols \(calendar.veryShortStandaloneWeekdaySymbols) (Sunday first)",
       ]),
       { (.list([.int(expectedFirst), .strings(expected)]),
          .list([.int(calendar.firstWeekday), .strings(actual)])) })
@@ -82,20 +85,27 @@ public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
     }
   }
 
-  /// Tells a different first weekday from changed symbols.
-  static func pattern(sundayFirst: [String], expectedFirst: Int, actual: [String],
-                      calendar: Calendar) -> String {
-    let subjectSymbols = calendar.veryShortStandaloneWeekdaySymbols
-    let sameFirst = calendar.firstWeekday == expectedFirst
-    let sameSymbols = subjectSymbols == sundayFirst
-    switch (sameFirst, sameSymbols) {
-    case (false, true):
-      return "different first weekday (libicu \(expectedFirst), Foundation \(calendar.firstWeekday))"
-    case (true, false):
+  /// The weekday (Sunday 1) from which `sundayFirst` rotated reads `headers`, `preferred`
+  /// when it does, or `nil` when no rotation does.
+  static func rotation(of headers: [String], from sundayFirst: [String], preferring preferred: Int) -> Int? {
+    guard headers.count == sundayFirst.count, !headers.isEmpty else { return nil }
+    let candidates = [preferred] + Array(1...sundayFirst.count).filter { $0 != preferred }
+    return candidates.first { ICU.rotated(sundayFirst, toStartAt: $0) == headers }
+  }
+
+  /// Tells a different first weekday from changed symbols, from the subject's headers and the
+  /// first weekday it was given (set, or Foundation's for the locale): whether the headers are
+  /// libicu's symbols rotated, and whether it was given libicu's first weekday.
+  static func pattern(sundayFirst: [String], expectedFirst: Int, actual: [String], given: Int) -> String {
+    let rotated = rotation(of: actual, from: sundayFirst, preferring: given)
+    switch (given == expectedFirst, rotated) {
+    case (false, given?):
+      return "different first weekday (libicu \(expectedFirst), Foundation \(given))"
+    case (true, nil):
       return "narrow symbols changed"
-    case (false, false):
+    case (false, nil):
       return "different first weekday and narrow symbols"
-    case (true, true):
+    case (_, _?):
       return "rotation differs from the first weekday"
     }
   }

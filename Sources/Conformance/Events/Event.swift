@@ -38,6 +38,9 @@ public struct RunInfo: Sendable, Codable {
   public var checks: [CheckInfo]
   public var started: Date
   public var subject: String
+  /// How a case of this run is explained (`nil` in runs before explain took the run's
+  /// subject, waivers and corpora): use `explainCommand`.
+  public var explain: ExplainCommand?
   /// Zone aliases swept as their canonical zone.
   public var aliases: [ZoneAlias] = []
   /// Calendars only Foundation has, checked by invariants alone.
@@ -53,6 +56,9 @@ public struct RunInfo: Sendable, Codable {
   /// In worker processes: the limits each check's cases ran under and the groups the
   /// breaker stopped; completed at the end.
   public var isolation: IsolationSummary?
+
+  /// The command that explains a case of this run.
+  public var explainCommand: ExplainCommand { explain ?? ExplainCommand() }
 
   /// One resolved option.
   public struct RunOption: Sendable, Codable, Equatable {

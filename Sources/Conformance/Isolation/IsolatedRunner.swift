@@ -42,6 +42,8 @@ public final class IsolatedRunner: Sendable {
   let setupLine: Data
   /// Applied here to the cases a worker could not finish (errored), as a worker applies it.
   let review: Review
+  /// The run's explain command, for the lines of cases errored on this side.
+  let explain: ExplainCommand
 
   /// Each step's position in the plan, by its index.
   private let positionOf: [Int: Int]
@@ -79,8 +81,9 @@ public final class IsolatedRunner: Sendable {
   ///   - executable: the `conformance` binary; `arguments`: the run's own command line.
   ///   - setup: what each worker is told of the corpus's zones before it starts.
   init(plan: Plan, executable: URL, arguments: [String], workers: Int, limits: WorkerLimits,
-       setup: WorkerSetup, review: Review) {
+       setup: WorkerSetup, review: Review, explain: ExplainCommand = ExplainCommand()) {
     self.plan = plan
+    self.explain = explain
     self.executable = executable
     self.arguments = arguments
     self.workers = max(1, workers)
@@ -319,7 +322,7 @@ public final class IsolatedRunner: Sendable {
     var record = StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: records,
                             zoneClasses: zoneClasses, keepPassing: false, seconds: 0)
     // As lines, like the workers' cases of the same step they are put together with.
-    (record.caseLines, record.cases) = (record.cases.map(CaseLine.init(encoding:)), [])
+    (record.caseLines, record.cases) = (record.cases.map { CaseLine(encoding: $0, explain: explain) }, [])
     return record
   }
 

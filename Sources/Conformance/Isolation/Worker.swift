@@ -36,6 +36,7 @@ public enum Worker {
     let zoneClasses = corpus.zoneClasses
     let encoder = RecordCoding.lineEncoder()
     let decoder = RecordCoding.decoder()
+    let explain = ExplainCommand(options)
     let watch = CaseWatch()
     let cases = WorkerCases(
       watch: watch, slot: ProcessInfo.processInfo.environment["CONFORMANCE_WORKER_SLOT"].flatMap(CaseSlot.init))
@@ -70,7 +71,7 @@ public enum Worker {
       if record.cases.contains(where: { $0.status == .waived }) {
         reply.actualDigests = record.cases.map { $0.status == .waived ? $0.outcome.actual.digestText : nil }
       }
-      write(reply, cases: record.cases, encoder)
+      write(reply, cases: record.cases, explain: explain, encoder)
     }
     context.executor?.close()
   }
@@ -80,11 +81,12 @@ public enum Worker {
 
   /// Writes a reply and, after it, each of `cases` as the line the results' cases file
   /// holds (the parent copies them there), all at once.
-  static func write(_ reply: WorkerReply, cases: [CaseRecord] = [], _ encoder: JSONEncoder) {
+  static func write(_ reply: WorkerReply, cases: [CaseRecord] = [], explain: ExplainCommand = ExplainCommand(),
+                    _ encoder: JSONEncoder) {
     var data = RecordCoding.line(reply, encoder: encoder)
     data.append(UInt8(ascii: "\n"))
     for record in cases {
-      data.append(CaseLineWriter.line(record))
+      data.append(CaseLineWriter.line(record, explain: explain))
       data.append(UInt8(ascii: "\n"))
     }
     output.withLock { _ in FileHandle.standardOutput.write(data) }

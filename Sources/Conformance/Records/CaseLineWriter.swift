@@ -12,17 +12,17 @@ import Foundation
 struct CaseLineWriter {
   private var bytes: [UInt8] = []
 
-  /// The line of `record` (no newline).
-  static func line(_ record: CaseRecord) -> Data {
+  /// The line of `record` (no newline); a failing case's `explain` is `explain`'s.
+  static func line(_ record: CaseRecord, explain: ExplainCommand) -> Data {
     var writer = CaseLineWriter()
     writer.bytes.reserveCapacity(512)
-    writer.write(record)
+    writer.write(record, explain: explain)
     return Data(writer.bytes)
   }
 
   /// The members in the order `CaseRecord.encode(to:)` gives them, sorted by key as the
   /// encoder sorts them (by UTF-8 code units).
-  private mutating func write(_ record: CaseRecord) {
+  private mutating func write(_ record: CaseRecord, explain: ExplainCommand) {
     let outcome = record.outcome
     var object = ObjectWriter()
     if let digest = record.actualDigest {
@@ -52,7 +52,7 @@ struct CaseLineWriter {
       }
       object.member("expected", &self) { $0.value(outcome.expected) }
       if failing {
-        object.member("explain", &self) { $0.string(ExplainCommand.text(for: record.id)) }
+        object.member("explain", &self) { $0.string(explain.text(for: record.id)) }
       }
     }
     object.member("id", &self) { $0.string(record.id.description) }

@@ -167,7 +167,8 @@ extension CaseRecord: Codable {
       // explain command is its id's, which the reports print.
       if !isAbridged {
         try container.encode(outcome.detail, forKey: .detail)
-        try container.encode(ExplainCommand.text(for: id), forKey: .explain)
+        let explain = encoder.userInfo[ExplainCommand.userInfoKey] as? ExplainCommand ?? ExplainCommand()
+        try container.encode(explain.text(for: id), forKey: .explain)
       }
     }
     if review != CaseReview() { try container.encode(review, forKey: .review) }

@@ -53,11 +53,13 @@ public final class JSONLinesWriter: Sendable {
   private let state: Mutex<State>
   private let compressor: Compressor
   public let url: URL
+  /// The run's explain command, for the failing cases' lines.
+  let explain: ExplainCommand
 
   /// Creates (or truncates) the file.
   ///
   /// - Throws: `HarnessError` naming the path when it cannot be created.
-  public init(url: URL) throws {
+  public init(url: URL, explain: ExplainCommand = ExplainCommand()) throws {
     // Level 6 (zlib's default): a full sweep's 130 MB of case lines compress to 4.1 MB,
     // against 5.4 MB at level 1, for about half a second more CPU on the compressing thread
     // (`gzip -1`/`-6` on the same lines: 0.9 s / 1.4 s); it keeps the archive under 25 MB.
@@ -66,6 +68,7 @@ public final class JSONLinesWriter: Sendable {
     }
     gzbuffer(file, 1 << 20)
     self.url = url
+    self.explain = explain
     compressor = Compressor(file)
     state = Mutex(State())
   }
@@ -84,7 +87,7 @@ public final class JSONLinesWriter: Sendable {
 
   /// Appends a case, written directly (`CaseLineWriter`: the bytes the encoder writes).
   public func append(_ record: CaseRecord) {
-    append(line: CaseLineWriter.line(record))
+    append(line: CaseLineWriter.line(record, explain: explain))
   }
 
   /// Appends a record's line as another writer wrote it (a shard's, which a merge keeps as

@@ -12,7 +12,7 @@ enum HTMLReportData {
     let clusters = tally.clusters.byUrgency
     let notRun = info.isolation?.notRunBySignature ?? [:]
     let sharing = Dictionary(clusters.compactMap(breakerKey).map { ($0, 1) }, uniquingKeysWith: +)
-    let clustered: [JSONValue] = clusters.map { cluster($0, notRun: notRun, sharing: sharing) }
+    let clustered: [JSONValue] = clusters.map { cluster($0, notRun: notRun, sharing: sharing, explain: info.explainCommand) }
     let isolated: JSONValue = info.isolation.map(isolation) ?? .null
     return .object([
       ("started", .string(ISO8601DateFormatter().string(from: info.started))),
@@ -148,7 +148,8 @@ enum HTMLReportData {
   ///     run is in it (`[cases, trips, 1]`), else a waiver split them (`[cases, trips, 0]`).
   static func cluster(_ cluster: FailureCluster,
                       notRun: [IsolationSummary.BreakerKey: (cases: Int, trips: Int)] = [:],
-                      sharing: [IsolationSummary.BreakerKey: Int] = [:]) -> JSONValue {
+                      sharing: [IsolationSummary.BreakerKey: Int] = [:],
+                      explain: ExplainCommand = ExplainCommand()) -> JSONValue {
     let breaker = breakerKey(cluster).flatMap { key in
       notRun[key].map { ($0.cases, $0.trips, sharing[key] == 1 ? 1 : 0) }
     }
@@ -170,12 +171,12 @@ enum HTMLReportData {
           }))
         })),
       ("waivers", .array(cluster.waivers.sorted { $0.key < $1.key }.map { .array([.string($0.key), .int($0.value)]) })),
-      ("examples", .array(cluster.shownExamples(HTMLReport.examplesPerCluster).map(example))),
+      ("examples", .array(cluster.shownExamples(HTMLReport.examplesPerCluster).map { example($0, explain: explain) })),
       ("notRun", breaker.map { .array([.int($0.0), .int($0.1), .int($0.2)]) } ?? .null),
     ])
   }
 
-  static func example(_ result: CaseRecord) -> JSONValue {
+  static func example(_ result: CaseRecord, explain: ExplainCommand) -> JSONValue {
     let outcome = result.outcome
     func text(_ value: Value) -> JSONValue {
       let annotated = CodePoints.annotate(value.description)
@@ -188,7 +189,7 @@ enum HTMLReportData {
       ("expected", text(outcome.expected)), ("actual", text(outcome.actual)),
       ("status", .string(result.status.rawValue)), ("new", .bool(result.isNewFailure)),
       ("detail", .array(outcome.detail.prefix(8).map { .string(CodePoints.annotate($0)) })),
-      ("explain", .string(ExplainCommand.text(for: result.id))),
+      ("explain", .string(explain.text(for: result.id))),
     ]
     // Lists item by item, so the page can mark the items that differ.
     if case .list(let wanted) = outcome.expected, case .list(let got) = outcome.actual,

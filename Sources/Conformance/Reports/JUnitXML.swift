@@ -40,7 +40,10 @@ public enum JUnitXML {
         xml += written[next]
         next += 1
       }
-      for group in known { xml += knownTestcase(group, check: check.id, review: tally.info?.review) }
+      for group in known {
+        xml += knownTestcase(group, check: check.id, review: tally.info?.review,
+                             explain: tally.info?.explainCommand ?? ExplainCommand())
+      }
       xml += "  </testsuite>\n"
     }
     xml += "</testsuites>\n"
@@ -83,7 +86,8 @@ public enum JUnitXML {
       return xml + "/>\n"
     case .error, .failure:
       xml += ">\n" + counted(step, error: testcase == .error, rule: rule,
-                             subject: tally.info?.versions.subjectSide ?? "Foundation")
+                             subject: tally.info?.versions.subjectSide ?? "Foundation",
+                             explain: tally.info?.explainCommand ?? ExplainCommand())
     case .notApplicable:
       let reason = step.record.skipReason ?? "not applicable"
       xml += ">\n      <skipped message=\"\(escape(reason))\">\(escape(reason, attribute: false))</skipped>\n"
@@ -104,17 +108,19 @@ public enum JUnitXML {
   /// A check's known difference as a skipped testcase: why it does not count (the waiver's
   /// whole reason and link, or since when the cases fail), how many cases in how many steps,
   /// and commands that explain the first of them.
-  static func knownTestcase(_ group: RunTally.KnownGroup, check: String, review: RunInfo.ReviewSummary?) -> String {
+  static func knownTestcase(_ group: RunTally.KnownGroup, check: String, review: RunInfo.ReviewSummary?,
+                            explain: ExplainCommand) -> String {
     let message = knownMessage(group, review: review)
     var body = ""
-    for example in group.examples { body += "\(ExplainCommand.text(for: example))\n" }
+    for example in group.examples { body += "\(explain.text(for: example))\n" }
     return "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(knownName(group.kind)))\" time=\"0\">\n"
       + "      <skipped message=\"\(escape(message))\">\(escape(body, attribute: false))</skipped>\n"
       + "    </testcase>\n"
   }
 
   /// The `<failure>` or `<error>` of the cases the rule counts, with the first one's values.
-  static func counted(_ step: RunTally.Step, error: Bool, rule: String, subject: String) -> String {
+  static func counted(_ step: RunTally.Step, error: Bool, rule: String, subject: String,
+                      explain: ExplainCommand) -> String {
     let element = error ? "error" : "failure"
     let relevant = step.examples.filter { error ? $0.status == .errored : $0.status != .errored }
     let total = error ? step.counted.errored : step.counted.total - step.counted.errored
@@ -129,7 +135,7 @@ public enum JUnitXML {
       : first?.status == .unexpectedPass ? "unexpected-pass"
       : first?.review.triage?.rawValue ?? "mismatch"
     var body = ""
-    for result in relevant.prefix(casesPerBody) { body += caseBody(result, subject: subject) }
+    for result in relevant.prefix(casesPerBody) { body += caseBody(result, subject: subject, explain: explain) }
     if total > relevant.prefix(casesPerBody).count {
       body += "… and \(total - relevant.prefix(casesPerBody).count) more in cases.jsonl.gz\n"
     }
@@ -159,7 +165,7 @@ public enum JUnitXML {
   }
 
   /// One case in a body: where, both sides' values, its baseline class and triage.
-  static func caseBody(_ result: CaseRecord, subject subjectSide: String) -> String {
+  static func caseBody(_ result: CaseRecord, subject subjectSide: String, explain: ExplainCommand) -> String {
     let outcome = result.outcome
     var body = "\(result.id.coordinates)\n"
     if result.status == .unexpectedPass {
@@ -183,7 +189,7 @@ public enum JUnitXML {
     }
     body += "  baseline: \(result.review.baseline?.rawValue ?? "none")"
       + "   triage: \(result.review.triage?.rawValue ?? "none")\n"
-    body += "  \(ExplainCommand.text(for: result.id))\n"
+    body += "  \(explain.text(for: result.id))\n"
     return body
   }
 

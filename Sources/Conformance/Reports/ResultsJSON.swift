@@ -53,13 +53,4 @@ public enum ResultsJSON {
       ])),
     ])
   }
-
-
-}
-
-/// The command that re-runs one case and prints its inputs and both sides' values.
-public enum ExplainCommand {
-  public static func text(for id: CaseID) -> String {
-    "swift run conformance explain '\(id.description.replacingOccurrences(of: "'", with: "'\\''"))'"
-  }
 }

@@ -162,7 +162,8 @@ public enum ConformanceRun {
     let files = RunRecord.files(recordAll: options.record == .all)
     let recorder = RunRecorder(
       keepProblems: false,
-      cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases)),
+      cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases),
+                                 explain: ExplainCommand(options)),
       steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
     let console = ConsoleRecorder(totalCases: plan.caseCount)
     let handler: EventHandler = { event in
@@ -187,6 +188,7 @@ public enum ConformanceRun {
     info.triageProblem = corpus.triageProblem
     info.zoneClasses = corpus.zoneClasses
     info.monthSweepZones = corpus.zones.filter(\.sweepsEveryMonth).map(\.id)
+    info.explain = ExplainCommand(options)
     info.review.failOn = options.failOn.rawValue
     info.review.waiverFile = options.waivers?.path
     info.review.baseline = review.baseline?.reference
@@ -195,7 +197,8 @@ public enum ConformanceRun {
     if let executable = options.workerExecutable {
       recorder.completeIsolation(try IsolatedRunner(
         plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
-        limits: try .fromEnvironment(), setup: WorkerSetup(corpus: corpus), review: review
+        limits: try .fromEnvironment(), setup: WorkerSetup(corpus: corpus), review: review,
+        explain: ExplainCommand(options)
       ).run(handler))
     } else {
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
@@ -276,6 +279,10 @@ public enum ConformanceRun {
     if !patterns.isEmpty {
       lines.append("Failure patterns, new ones first:")
       lines += patterns.prefix(8).map { "  \($0)" }
+      if patterns.count > 8 {
+        lines.append("  … and \(HTMLReport.number(patterns.count - 8)) more: index.html lists every pattern "
+          + "(Top failure patterns), cases.jsonl.gz every failing case")
+      }
     }
     for file in ["results.json", "cases.jsonl.gz", "steps.jsonl.gz", "junit.xml", "index.html"] {
       lines.append("wrote \(directory.url.appendingPathComponent(file).path)")

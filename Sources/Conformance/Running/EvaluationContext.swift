@@ -75,7 +75,7 @@ public final class EvaluationContext {
   {
     if let spec = subject.executor {
       // The executor's answers are kept for the whole step, triage's questions included.
-      let client = ExecutorClient(command: spec.command, hello: spec.hello, idle: spec.idle)
+      let client = ExecutorClient(command: spec.command, hello: spec.hello, idle: spec.idle, log: spec.log)
       let answered = client.subject(subject)
       let context = EvaluationContext(corpus: corpus, subject: answered)
       (context.executor, context.recordsValues) = (client, recordsValues)
@@ -176,6 +176,10 @@ public final class EvaluationContext {
   static func millis(_ date: Date) -> Double { date.timeIntervalSince1970 * 1000 }
 
   /// Foundation's reading of the month an instant falls in, in the words of the oracle's.
+  /// Whether an executor has not answered what this case asked yet (see
+  /// `ExecutorClient.isWaiting`): always `false` for a subject of Swift functions.
+  var awaitsSubject: Bool { executor?.isWaiting ?? false }
+
   static func subjectReading(_ date: Date, _ calendar: Calendar) -> String {
     let parts = calendar.dateComponents([.era, .year, .month, .isLeapMonth], from: date)
     return "era \(parts.era ?? -1) year \(parts.year ?? -1) month \(parts.month ?? -1)"

@@ -51,7 +51,12 @@ public enum Explanation {
     let waiverList = try waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
     if id.month != nil { _ = try context.month(of: id) }
-    var record = Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    // An executor is asked as a run asks it: in rounds, until the case waits for nothing.
+    var record = context.executor.map { executor in
+      Runner.inRounds([0], executor) { _ in
+        Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+      }[0]
+    } ?? Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
     let versions = try RunVersions.current()
     let review = Review(waivers: waiverList, baseline: nil, versions: versions, today: LocalDay.today)
     review.apply(&record)
@@ -62,6 +67,9 @@ public enum Explanation {
       "case:     \(id)",
       "check:    \(check.id): \(check.summary)",
       "inputs:   \(id.coordinates)",
+      subject.executor.map { "subject:  \(subject.name), the executor exec:\($0.command) (asked now)" }
+        ?? "subject:  \(subject.name), built in (a case of a run with --subject exec:… is explained "
+        + "with the same --subject, as the run's own explain commands are)",
     ]
     if let spelling = id.locale {
       lines.append("locale:   \(spelling) (libicu id \(try Corpus.harness { try corpus.localeCatalog.icuID(for: spelling) }))")
@@ -76,7 +84,7 @@ public enum Explanation {
       if !waiver.link.isEmpty { lines.append("  link:   \(waiver.link)") }
     }
     lines += values(expected: outcome.expected, actual: outcome.actual,
-                    oracle: "libicu \(versions.oracle.icu)",
+                    oracle: "libicu \(versions.oracle.icu)", subject: subject.name,
                     second: second.map { ($0.expected, "Foundation's ICU \(versions.subjectICU?.icu ?? "?")") })
     if let months = outcome.months {
       lines.append("month:    libicu reads \(months.oracle); Foundation reads \(months.subject)"
@@ -100,13 +108,13 @@ public enum Explanation {
 
   /// Expected and actual: on one line each, or, for lists that differ, item by item, one per
   /// line, each side in its own column, `≠` marking the items that differ.
-  static func values(expected: Value, actual: Value, oracle: String,
+  static func values(expected: Value, actual: Value, oracle: String, subject: String = "PickerLogic",
                      second: (Value, String)?) -> [String] {
     let annotate = { (value: Value) in CodePoints.annotate(value.description) }
     guard case .list(let wanted) = expected, case .list(let got) = actual, expected != actual else {
       var lines = ["expected: \(annotate(expected))   [\(oracle)]"]
       if let (value, name) = second { lines.append("expected: \(annotate(value))   [\(name)]") }
-      lines.append("actual:   \(annotate(actual))   [Foundation]")
+      lines.append("actual:   \(annotate(actual))   [\(subject)]")
       return lines
     }
     let secondList: [Value]? = if case .list(let items)? = second?.0 { items } else { nil }
@@ -114,7 +122,7 @@ public enum Explanation {
     let cell = { (items: [Value], index: Int) in index < items.count ? annotate(items[index]) : "—" }
     let width = (0..<count).map { cell(wanted, $0).count }.max() ?? 0
     let differing = (0..<count).filter { cell(wanted, $0) != cell(got, $0) }.count
-    var lines = ["values:   \(differing) of \(count) items differ (≠); expected [\(oracle)] | actual [Foundation]"
+    var lines = ["values:   \(differing) of \(count) items differ (≠); expected [\(oracle)] | actual [\(subject)]"
       + (secondList == nil ? "" : " | expected [\(second!.1)]")]
     for index in 0..<count {
       let (left, right) = (cell(wanted, index), cell(got, index))
@@ -128,5 +136,63 @@ public enum Explanation {
       lines.append("expected: \(annotate(value))   [\(name)]")
     }
     return lines
+  }
+}
+
+/// The command that re-runs one case of a run and prints its inputs and both sides' values,
+/// with what decided the run's values: its subject (an executor is asked again), its waivers
+/// and corpora when they are not the defaults, and the fault it injected. Without them a case
+/// the run showed failed explains as passed (the built-in subject) or waived (other waivers).
+public struct ExplainCommand: Sendable, Codable, Equatable {
+  /// `--subject exec:`'s command; `nil`: the built-in subject, PickerLogic.
+  public var subject: String?
+  /// `--waivers` when the run's file is not the one explain reads by default: a path, or
+  /// `none`.
+  public var waivers: String?
+  /// `--corpora` when the run's is not `Corpora` in the working directory.
+  public var corpora: String?
+  /// `CONFORMANCE_FAULT` of the run (a test's injected fault).
+  public var fault: String?
+
+  public init(subject: String? = nil, waivers: String? = nil, corpora: String? = nil,
+              fault: String? = nil) {
+    (self.subject, self.waivers, self.corpora, self.fault) = (subject, waivers, corpora, fault)
+  }
+
+  /// The command for a run made with `options`, in this process's environment.
+  public init(_ options: RunOptions,
+              environment: [String: String] = ProcessInfo.processInfo.environment) {
+    let corpora = options.request.corporaDirectory.standardizedFileURL
+    let local = URL(fileURLWithPath: "Corpora").standardizedFileURL
+    // What explain reads when not told: as a run does, the corpus's waiver file, but none
+    // for an executor.
+    let own = corpora.appendingPathComponent(Corpus.Files.waivers)
+    let byDefault = options.subjectCommand == nil && FileManager.default.fileExists(atPath: own.path)
+      ? own.standardizedFileURL.path : nil
+    let waivers = options.waivers?.standardizedFileURL.path
+    self.init(subject: options.subjectCommand,
+              waivers: waivers == byDefault ? nil : waivers ?? "none",
+              corpora: corpora.path == local.path ? nil : corpora.path,
+              fault: environment["CONFORMANCE_FAULT"])
+  }
+
+  /// Where an encoder of case records finds the run's command (`CaseRecord.encode(to:)`).
+  public static let userInfoKey = CodingUserInfoKey(rawValue: "explainCommand")!
+
+  /// `swift run conformance explain '<id>'` and the options that make it the run's case.
+  public func text(for id: CaseID) -> String {
+    var words = ["swift", "run", "conformance", "explain", Self.quoted(id.description, always: true)]
+    if let fault { words.insert("CONFORMANCE_FAULT=" + Self.quoted(fault), at: 0) }
+    if let subject { words += ["--subject", Self.quoted("exec:" + subject)] }
+    if let waivers { words += ["--waivers", Self.quoted(waivers)] }
+    if let corpora { words += ["--corpora", Self.quoted(corpora)] }
+    return words.joined(separator: " ")
+  }
+
+  /// `text` as a POSIX shell reads it back: in single quotes unless it is plain.
+  static func quoted(_ text: String, always: Bool = false) -> String {
+    let plain = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-./:=@%+,".contains($0)) }
+    if plain && !always { return text }
+    return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

@@ -34,6 +34,8 @@ public struct RunOptions: Sendable {
   /// The command of an executor that answers the subject's questions (`--subject exec:`);
   /// `nil`: the seeds' logic, `PickerLogic`.
   public var subjectCommand: String?
+  /// Where the executor's exchange is recorded, a JSON line per question (`--subject-log`).
+  public var subjectLog: URL?
   /// The executable to run worker processes from; `nil` runs in this process.
   public var workerExecutable: URL?
   /// The command line as given, for reports.

@@ -34,7 +34,8 @@ public enum ShardMerge {
       let files = first.files
       let recorder = RunRecorder(
         keepProblems: false,
-        cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases)),
+        cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases),
+                                   explain: first.run.explainCommand),
         steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
       let info = runInfo(shards: shards, out: directory.url)
       recorder.record(Event(.runStarted(info)))

@@ -68,12 +68,15 @@ final class ExecutorClient: Sendable {
   let hello: ExecutorWire.Hello
   /// How long the executor may write nothing while a question is open.
   let idle: Double
+  /// Where each exchange is recorded (`--subject-log`).
+  let log: ExecutorLog?
   private let state = Mutex(State())
 
-  init(command: String, hello: ExecutorWire.Hello, idle: Double) {
+  init(command: String, hello: ExecutorWire.Hello, idle: Double, log: ExecutorLog? = nil) {
     self.command = command
     self.hello = hello
     self.idle = idle
+    self.log = log
   }
 
   deinit { close() }
@@ -99,6 +102,14 @@ final class ExecutorClient: Sendable {
   /// From here on the case's calls are triage's: what they meet does not decide the case.
   func startTriage() {
     state.withLock { state in state.inTriage = true }
+  }
+
+  /// Whether the case (or its triage, from `startTriage`) has asked a question with no
+  /// answer yet: its outcome will be thrown away, so a check asks nothing more to explain it.
+  var isWaiting: Bool {
+    state.withLock { state in
+      if case .waiting = state.inTriage ? state.triageNote : state.note { true } else { false }
+    }
   }
 
   /// What the case met, and what its triage met.
@@ -184,6 +195,23 @@ final class ExecutorClient: Sendable {
     CalendarIdentifiers.cldr(calendar.identifier) + "·" + calendar.timeZone.identifier
   }
 
+  /// Whether `answer` has the type of `function`'s answers (`expected`): the readers of
+  /// `Subject+Executor` then read it.
+  static func reads(_ answer: JSONValue, as function: Subject.Function) -> Bool {
+    switch function {
+    case .leadingBlanks, .nights: answer.integer != nil
+    case .weekdaySymbols: answer.strings != nil
+    case .closes: if case .bool = answer { true } else { false }
+    case .selecting: answer.selection != nil
+    case .role: if case .string(let name) = answer { Subject.Role(rawValue: name) != nil } else { false }
+    case .days: answer.instants != nil
+    case .paging, .fieldDate: if case .null = answer { true } else { answer.instant != nil }
+    case .clampedReturn: answer.instant != nil
+    case .text: if case .string = answer { true } else { false }
+    case .disclosure: answer.snapshots != nil
+    }
+  }
+
   /// The type an answer to `function` must have, for a malformed answer's message.
   static func expected(_ function: Subject.Function) -> String {
     switch function {
@@ -210,6 +238,7 @@ final class ExecutorClient: Sendable {
   private func ask(_ questions: [Question], _ state: inout State) {
     var open = questions[...]
     var suspect = false
+    var batchCount = 0
     while !open.isEmpty {
       // What the breaker has stopped (before this batch, or by a fault in it) is not asked.
       open = open.filter { question in
@@ -227,14 +256,37 @@ final class ExecutorClient: Sendable {
         }
         return
       }
-      let batch = suspect ? open.prefix(1) : open
+      // Where a fault's signature tripped the breaker elsewhere, one question of a new
+      // calendar and zone goes first, alone: if it meets the same fault, the rest are not asked.
+      if !suspect {
+        var probes = Set<String>()
+        let (first, later) = open.reduce(into: ([Question](), [Question]())) { split, question in
+          switch state.breaker.probe(question.function, question.group) {
+          case nil: split.0.append(question)
+          case let key? where probes.insert(key).inserted: split.0.append(question)
+          case _?: split.1.append(question)
+          }
+        }
+        for key in probes { state.breaker.probed(key) }
+        open = ArraySlice(first + later)
+        batchCount = first.count
+      }
+      let batch = suspect ? open.prefix(1) : open.prefix(batchCount)
       var ids: [Int: Int] = [:]
       var text: [UInt8] = []
+      // Each question's line as sent, for the log.
+      var sent: [Int: Range<Int>] = [:]
       for (offset, question) in zip(batch.indices, batch) {
         ids[state.nextID] = offset
-        text += Array("{\"id\":\(state.nextID),\(question.text)}\n".utf8)
+        let start = text.count
+        text += Array("{\"id\":\(state.nextID),\(question.text)}".utf8)
+        sent[offset] = start..<text.count
+        text.append(UInt8(ascii: "\n"))
         state.nextID += 1
       }
+      let log = self.log
+      let sentText = text
+      let sentLine = { (offset: Int) in sentText[sent[offset] ?? 0..<0] }
       var answered = Set<Int>()
       // Moved out, so the closure below updates them without copying.
       var known = state.known
@@ -246,6 +298,7 @@ final class ExecutorClient: Sendable {
         if let reply, let id = reply.id, let at = ids[id], !answered.contains(at) {
           index = at
           let question = open[at]
+          log?.exchanged(sentLine(at), answer: line)
           if let reason = reply.unsupported {
             known[question.text] = .unsupported(reason)
           } else if let message = reply.error {
@@ -253,9 +306,17 @@ final class ExecutorClient: Sendable {
                                       question: question.text)
             known[question.text] = .fault(fault)
             breaker.failed(question.function, question.group, signature: fault.signature)
-          } else if reply.hasAnswer, let answer = reply.answer {
+          } else if reply.hasAnswer, let answer = reply.answer, Self.reads(answer, as: question.function) {
             known[question.text] = .answer(answer)
             breaker.answered(question.function, question.group)
+          } else if reply.hasAnswer, let answer = reply.answer {
+            // An answer of the wrong type is a fault like any other: the breaker counts it.
+            let fault = ExecutorFault(
+              kind: .malformed("\(question.function) answered \(ExecutorFault.clip(answer.rendered(indent: nil), 200)), "
+                + "not \(Self.expected(question.function))"),
+              function: question.function, question: question.text)
+            known[question.text] = .fault(fault)
+            breaker.failed(question.function, question.group, signature: fault.signature)
           } else {
             let fault = ExecutorFault(
               kind: .malformed("its line has none of answer, unsupported, error: "
@@ -269,6 +330,7 @@ final class ExecutorClient: Sendable {
           guard let at = batch.indices.first(where: { !answered.contains($0) }) else { return true }
           index = at
           let why = reply == nil ? "not a JSON answer" : "no open question has its id"
+          log?.fault(sentLine(at), "\(why): " + ExecutorFault.clip(String(decoding: line, as: UTF8.self), 200))
           let fault = ExecutorFault(
             kind: .malformed("\(why): " + ExecutorFault.clip(String(decoding: line, as: UTF8.self), 200)),
             function: open[at].function, question: open[at].text)
@@ -288,7 +350,7 @@ final class ExecutorClient: Sendable {
       case .silent(let seconds):
         // Silence is not asked twice: the first open question is the one it is stuck on.
         let first = unanswered[0]
-        fail(open[first], .silent(seconds: seconds), process, &state)
+        fail(open[first], .silent(seconds: seconds), process, sent: sentLine(first), &state)
         state.process = nil
         process.close()
         open = ArraySlice(unanswered.dropFirst().map { open[$0] } + open[batch.endIndex...])
@@ -298,7 +360,7 @@ final class ExecutorClient: Sendable {
         process.close()
         let first = unanswered.first ?? batch.endIndex
         if suspect || batch.count == 1 {
-          if first < batch.endIndex { fail(open[first], kind, process, &state) }
+          if first < batch.endIndex { fail(open[first], kind, process, sent: sentLine(first), &state) }
           open = ArraySlice(unanswered.dropFirst().map { open[$0] } + open[batch.endIndex...])
           suspect = false
         } else {
@@ -310,10 +372,11 @@ final class ExecutorClient: Sendable {
   }
 
   private func fail(_ question: Question, _ kind: ExecutorFault.Kind, _ process: ExecutorProcess,
-                    _ state: inout State)
+                    sent: ArraySlice<UInt8>, _ state: inout State)
   {
     let fault = ExecutorFault(kind: kind, function: question.function, question: question.text,
                               stderr: process.stderr.text)
+    log?.fault(sent, fault.detail[0])
     state.known[question.text] = .fault(fault)
     state.breaker.failed(question.function, question.group, signature: fault.signature)
   }
@@ -323,7 +386,7 @@ final class ExecutorClient: Sendable {
     if let process = state.process { return process }
     if state.unstartable != nil { return nil }
     do {
-      let (process, _) = try Self.start(command, idle: idle)
+      let (process, _) = try Self.start(command, idle: idle, log: log)
       state.failedStarts = 0
       state.process = process
       return process
@@ -337,7 +400,7 @@ final class ExecutorClient: Sendable {
   /// Starts the command and asks it `hello`.
   ///
   /// - Throws: `InputError` naming the command when it cannot start or its hello is wrong.
-  static func start(_ command: String, idle: Double) throws(InputError)
+  static func start(_ command: String, idle: Double, log: ExecutorLog? = nil) throws(InputError)
     -> (ExecutorProcess, ExecutorWire.Hello)
   {
     let process = try ExecutorProcess(command: command)
@@ -347,6 +410,11 @@ final class ExecutorClient: Sendable {
     let end = process.exchange(Array(question.utf8), idle: max(idle, 10)) { line in
       first = String(decoding: line, as: UTF8.self)
       reply = try? decoder.decode(ExecutorWire.Reply.self, from: Data(line))
+      if reply != nil {
+        log?.exchanged(question.utf8.dropLast(), answer: line)
+      } else {
+        log?.fault(question.utf8.dropLast(), "not a JSON answer: " + ExecutorFault.clip(first, 200))
+      }
       return true
     }
     func refuse(_ why: String) -> InputError {
@@ -357,7 +425,13 @@ final class ExecutorClient: Sendable {
     }
     switch end {
     case .answered: break
-    case .silent(let seconds): throw refuse("no answer to hello within \(CaseFault.seconds(seconds)) s")
+    case .silent(let seconds):
+      log?.fault(question.utf8.dropLast(), "no answer within \(CaseFault.seconds(seconds)) s")
+      throw refuse("no answer to hello within \(CaseFault.seconds(seconds)) s")
+    case .ended: log?.fault(question.utf8.dropLast(), "it ended before answering")
+    }
+    switch end {
+    case .answered, .silent: break
     case .ended(.exited(let status)): throw refuse("it exited with status \(status) before answering hello")
     case .ended(.signal(let name)): throw refuse("it died from \(name) before answering hello")
     case .ended: throw refuse("it ended before answering hello")
@@ -388,9 +462,25 @@ struct ExecutorBreaker: Sendable {
     "\(function)·\(calendar ?? "")"
   }
 
+  /// Calendars and zones of a function that have sent a question alone since a signature
+  /// of that function tripped elsewhere.
+  private var probed: Set<String> = []
+
   func trip(_ function: Subject.Function, _ calendar: String?) -> String? {
     trips[Self.key(function, calendar)]
   }
+
+  /// The key of a calendar and zone whose next question of `function` must go alone (a
+  /// signature tripped it elsewhere, and none has gone alone here yet), or `nil`.
+  func probe(_ function: Subject.Function, _ calendar: String?) -> String? {
+    let key = Self.key(function, calendar)
+    guard !tripped[function, default: []].isEmpty, trips[key] == nil, runs[key] == nil,
+      !probed.contains(key) else { return nil }
+    return key
+  }
+
+  /// A question of this key went alone: whatever it met, the next go together.
+  mutating func probed(_ key: String) { probed.insert(key) }
 
   mutating func answered(_ function: Subject.Function, _ calendar: String?) {
     runs[Self.key(function, calendar)] = nil

@@ -67,20 +67,43 @@ struct ExecutorFault: Sendable, Equatable {
     let crash = CrashReport(stderr)
     if let message = crash.message { lines.append("message: \(Self.clip(message, 400))") }
     if let frame = crash.frame { lines.append("crashed in: \(frame)") }
+    if crash.message == nil, let error = Self.errorLine(in: stderr) { lines.append("error: \(Self.clip(error, 400))") }
     let words = stderr.split(separator: "\n").suffix(8).joined(separator: "\n")
     if crash.message == nil && !words.isEmpty { lines.append("its stderr ended: \(Self.clip(words, 2000))") }
     return lines
   }
 
-  /// For the signature: the runtime's message of a Swift executor, else the last line of
-  /// stderr (a Python traceback ends with the exception).
+  /// For the signature: the runtime's message of a Swift executor, else the first line of
+  /// stderr that reads as an error (`errorLine`), else its last line.
   private var lastWords: String {
     if let message = CrashReport(stderr).message { return ": " + Self.clip(message, 80) }
+    if let error = Self.errorLine(in: stderr) { return ": " + Self.clip(error, 80) }
     guard let last = stderr.split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) }) else {
       return ""
     }
     return ": " + Self.clip(String(last).trimmingCharacters(in: .whitespaces), 80)
   }
+
+  /// The first line of `stderr` in one of the usual forms of an uncaught error: `TypeError:
+  /// x is not a function` (JavaScript, whose runtime then prints a stack and its version),
+  /// `ZeroDivisionError: division by zero` (Python, after its traceback),
+  /// `Exception in thread "main" java.lang.…`, `panic: …` (Go), `thread 'main' panicked at …`
+  /// (Rust), `x.rb:3:in 'f': … (NoMethodError)` (Ruby), `Error: Cannot find module …`.
+  static func errorLine(in stderr: String) -> String? {
+    for raw in stderr.split(whereSeparator: \.isNewline) {
+      let line = raw.trimmingCharacters(in: .whitespaces)
+      if line.wholeMatch(of: errorForms) != nil { return line }
+    }
+    return nil
+  }
+
+  nonisolated(unsafe) private static let errorForms = #/
+    (?:Uncaught\ )?[\w$.]*(?:Error|Exception)(?:\ \[[^\]]*\])?(?::.*)?
+    | Exception\ in\ thread\ .*
+    | (?:panic|fatal\ error|Fatal\ error|FATAL\ ERROR):.*
+    | thread\ '.*'\ panicked\ at.*
+    | .*\((?:[\w:]*(?:Error|Exception))\)
+    /#
 
   /// A shell reports a child killed by signal n as exit 128 + n (`sh -c` does not always
   /// replace itself with the command).

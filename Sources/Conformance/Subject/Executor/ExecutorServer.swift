@@ -67,6 +67,9 @@ public enum ExecutorServer {
       case hostile
       /// A text answer whose bytes are not UTF-8.
       case invalidUTF8 = "invalid-utf8"
+      /// An integer answer (leadingBlanks, nights) one more than the right one: a wrong
+      /// value, not a fault.
+      case offByOne = "off-by-one"
     }
 
     public var kind: Kind
@@ -149,6 +152,9 @@ public enum ExecutorServer {
       if let fault = misbehaviours.first(where: {
         $0.function == question.function && $0.match.map(text.contains) != false
       }) {
+        if fault.kind == .offByOne, let right = try? value(question), let number = Int(right) {
+          return Array("{\"id\":\(question.id),\"answer\":\(number + 1)}".utf8)
+        }
         return misbehave(fault.kind, question)
       }
       do {
@@ -188,6 +194,8 @@ public enum ExecutorServer {
         return Array("{\"id\":\(question.id),\"answer\":\(answer)}".utf8)
       case .invalidUTF8:
         return Array("{\"id\":\(question.id),\"answer\":\"caf".utf8) + [0xC3, 0x28, 0xFF] + Array("\"}".utf8)
+      case .offByOne:
+        return Self.line(question.id, "error", "off-by-one applies to integer answers (leadingBlanks, nights)")
       }
     }
 

@@ -7,6 +7,8 @@ struct ExecutorSpec: Sendable, Equatable {
   var hello: ExecutorWire.Hello
   /// Seconds it may write nothing while a question is open (`CONFORMANCE_EXECUTOR_TIMEOUT`).
   var idle: Double
+  /// Where every exchange is recorded (`--subject-log`), if anywhere.
+  var log: ExecutorLog?
 
   static let defaultIdle = 5.0
 
@@ -28,9 +30,16 @@ extension Subject {
   /// The subject an executor answers (`--subject exec:'<command>'`): started once here to
   /// read its `hello` (a command that does not start or greet is bad input, exit 2), then
   /// once per worker, each with its own process (`EvaluationContext.worker`).
-  public static func executor(command: String) throws(InputError) -> Subject {
+  ///
+  /// - Parameters:
+  ///   - log: `--subject-log`'s file; the run's parent passes `truncating` (it starts the
+  ///     file), its workers append to it.
+  public static func executor(command: String, log: URL? = nil, truncating: Bool = true)
+    throws(InputError) -> Subject
+  {
     let idle = try ExecutorSpec.idleFromEnvironment()
-    let (process, hello) = try ExecutorClient.start(command, idle: idle)
+    let log = try log.map { url throws(InputError) in try ExecutorLog(url, truncating: truncating) }
+    let (process, hello) = try ExecutorClient.start(command, idle: idle, log: log)
     process.close()
     var subject = Subject.pickerLogic
     subject.name = hello.name + (hello.version.map { " \($0)" } ?? "")
@@ -40,7 +49,7 @@ extension Subject {
         reasons[function] = entry.value
       }
     }
-    subject.executor = ExecutorSpec(command: command, hello: hello, idle: idle)
+    subject.executor = ExecutorSpec(command: command, hello: hello, idle: idle, log: log)
     return subject
   }
 }
