@@ -13,14 +13,6 @@ enum Help {
            conformance help [<subcommand>]
     """
 
-  /// The USAGE lines of a subcommand's help.
-  static func usage(of topic: String) -> String {
-    let lines = text(topic: topic).split(separator: "\n", omittingEmptySubsequences: false)
-    guard let start = lines.firstIndex(where: { $0.hasPrefix("USAGE:") }) else { return usage }
-    let end = lines[start...].firstIndex(where: \.isEmpty) ?? lines.endIndex
-    return lines[start..<end].joined(separator: "\n")
-  }
-
   /// The subcommands `help <subcommand>` knows.
   static let topics = ["explain", "bench", "merge", "self-test", "executor", "costs"]
 

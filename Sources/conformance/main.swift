@@ -15,6 +15,14 @@ func printError(_ message: String) {
 
 func exit(_ status: ExitStatus) -> Never { exit(status.rawValue) }
 
+/// The run's verdict (`exit 1: …`), the last line on stderr and, when both go to one log
+/// (`2>&1`), the last line there too: stdout, buffered when it is not a terminal, is flushed
+/// first.
+func printVerdict(_ verdict: String?) {
+  fflush(nil)  // every output stream: stdout is the one buffered
+  if let verdict { printError(verdict) }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 // A worker keeps the default actions: Ctrl-C reaches the whole process group, and a worker
 // it ends costs nothing (its parent is interrupted too).
@@ -82,27 +90,26 @@ func execute(_ command: Command) throws -> ExitStatus {
     _ = mallopt(M_MXFAST, 0)
     let result = try ShardMerge.run(shards, out: out)
     print(result.summary.joined(separator: "\n"))
-    if let reason = result.reason { printError(reason) }
+    printVerdict(result.reason)
     return result.status
   case .run(let options):
     let result = try ConformanceRun.run(options, subject: try subject(options))
     print(result.summary.joined(separator: "\n"))
-    if let reason = result.reason { printError(reason) }
+    printVerdict(result.reason)
     return result.status
   }
   return .clean
 }
 
-// A command line that does not parse gets its subcommand's usage; bad input found later (a
-// corpus file, an executor that does not start) is named alone, without usage after it.
+// A command line that does not parse gets a one-line pointer to its subcommand's help; bad
+// input found later (a corpus file, an executor that does not start) is named alone.
 let command: Command
 do {
   command = try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
 } catch {
   let topic = arguments.first.flatMap { Help.topics.contains($0) ? $0 : nil }
   printError("Error: \(error.message)")
-  printError(topic.map { Help.usage(of: $0) } ?? Help.usage)
-  printError("See 'conformance help\(topic.map { " " + $0 } ?? "")'.")
+  printError("See 'conformance help\(topic.map { " " + $0 } ?? "")' for the options.")
   exit(.badInput)
 }
 do {

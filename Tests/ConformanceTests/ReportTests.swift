@@ -182,8 +182,8 @@ struct ConsoleTests {
     let written = lines.withLock { $0 }
     #expect(written.count == 2)
     #expect(written.allSatisfy { $0.hasPrefix("progress: ") && $0.hasSuffix("\n") && !$0.contains("\u{1B}") })
-    #expect(written.first?.contains("10/40 cases (25%), 1 failed") == true)
-    #expect(written.last?.contains("40/40 cases (100%), 3 failed") == true)
+    #expect(written.first?.contains("10/40 cases (25%), 1 failed, 0 errored") == true)
+    #expect(written.last?.contains("40/40 cases (100%), 3 failed, 0 errored") == true)
     #expect(written.last?.contains("about 0 s left") == true)
 
     let quiet = Mutex<[String]>([])
@@ -192,5 +192,24 @@ struct ConsoleTests {
     }
     hourly.record(Event(.stepEnded(step(0, cases: 10, failed: 1))))
     #expect(quiet.withLock { $0 }.isEmpty)
+  }
+
+  @Test("the time left follows the plan's expected cost, counts have separators, errored apart from failed")
+  func estimateByCost() {
+    let lines = Mutex<[String]>([])
+    let clock = Mutex(ContinuousClock.now)
+    let start = clock.withLock { $0 }
+    // Step 0 holds a quarter of the cases and 90 % of the expected cost, and took 90 s: 10 s
+    // are left (by cases it would say 270 s).
+    let console = ConsoleRecorder(totalCases: 40_000, expectedCost: [0: 90, 1: 10], interactive: false,
+                                  logInterval: .zero, write: { text in lines.withLock { $0.append(text) } },
+                                  now: { clock.withLock { $0 } })
+    clock.withLock { $0 = start + .seconds(90) }
+    var first = step(0, cases: 10_000, failed: 1)
+    (first.counts.errored, first.counts.passed) = (2, first.counts.passed - 2)
+    console.record(Event(.stepEnded(first)))
+    let line = lines.withLock { $0 }.first ?? ""
+    #expect(line.contains("10,000/40,000 cases (25%), 1 failed, 2 errored"), "\(line)")
+    #expect(line.contains("about 10 s left"), "\(line)")
   }
 }

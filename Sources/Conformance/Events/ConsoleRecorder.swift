@@ -9,26 +9,43 @@ public final class ConsoleRecorder: Sendable {
   private struct Progress {
     var done = 0
     var failed = 0
-    var started = ContinuousClock.now
-    var lastDraw = ContinuousClock.now
+    var errored = 0
+    /// Expected cost of the steps done (`expectedCost`), for the time left.
+    var doneCost = 0.0
+    var started: ContinuousClock.Instant
+    var lastDraw: ContinuousClock.Instant
   }
 
   private let total: Int
+  /// Each step's expected CPU by its index (the committed step cost model), so the time
+  /// left follows the plan's cost, not its case count: the first steps of a sweep are cheap
+  /// ones, and a rate of cases said "48 s left" at 39 % of a 257 s run.
+  private let expectedCost: [Int: Double]
+  private let totalCost: Double
   private let interactive: Bool
   private let logInterval: Duration
   private let write: @Sendable (String) -> Void
-  private let progress = Mutex(Progress())
+  private let now: @Sendable () -> ContinuousClock.Instant
+  private let progress: Mutex<Progress>
 
   /// - Parameters:
   ///   - interactive: redraw one line (a terminal), else log lines.
   ///   - logInterval: the least time between two logged lines.
+  ///   - expectedCost: each step's expected CPU by its index, for the time left.
   ///   - write: where the text goes (stderr; tests pass their own).
-  public init(totalCases: Int, interactive: Bool = isatty(STDERR_FILENO) != 0,
+  ///   - now: the clock (tests pass their own).
+  public init(totalCases: Int, expectedCost: [Int: Double] = [:],
+              interactive: Bool = isatty(STDERR_FILENO) != 0,
               logInterval: Duration = .seconds(30),
               write: @escaping @Sendable (String) -> Void = {
                 FileHandle.standardError.write(Data($0.utf8))
-              }) {
+              },
+              now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
     self.total = totalCases
+    self.now = now
+    progress = Mutex(Progress(started: now(), lastDraw: now()))
+    self.expectedCost = expectedCost
+    totalCost = expectedCost.values.reduce(0, +)
     self.interactive = interactive
     self.logInterval = logInterval
     self.write = write
@@ -46,26 +63,33 @@ public final class ConsoleRecorder: Sendable {
   public func record(_ event: Event) {
     switch event.kind {
     case .runStarted:
-      progress.withLock { $0.started = ContinuousClock.now; $0.lastDraw = $0.started }
+      let start = now()
+      progress.withLock { $0.started = start; $0.lastDraw = start }
     case .stepEnded(let step):
       let line: String? = progress.withLock { progress in
         progress.done += step.counts.total
-        progress.failed += step.counts.failed + step.counts.errored
-        let now = ContinuousClock.now
+        progress.failed += step.counts.failed
+        progress.errored += step.counts.errored
+        progress.doneCost += expectedCost[step.index] ?? 0
+        let now = self.now()
         guard now - progress.lastDraw >= (interactive ? .milliseconds(200) : logInterval) else {
           return nil
         }
         progress.lastDraw = now
         let percent = total > 0 ? progress.done * 100 / total : 100
+        let counts = "\(HTMLReport.number(progress.done))/\(HTMLReport.number(total)) cases"
+        let outcomes = "\(HTMLReport.number(progress.failed)) failed, \(HTMLReport.number(progress.errored)) errored"
         if interactive {
-          return "\r\u{1B}[K[\(percent)%] \(progress.done)/\(total) cases, \(progress.failed) failed"
-            + " · \(step.check) \(step.name)"
+          return "\r\u{1B}[K[\(percent)%] \(counts), \(outcomes) · \(step.check) \(step.name)"
         }
         let seconds = (now - progress.started).seconds
         let rate = seconds > 0 ? Double(progress.done) / seconds : 0
-        let left = rate > 0 ? Double(total - progress.done) / rate : 0
-        return "progress: \(progress.done)/\(total) cases (\(percent)%), \(progress.failed) failed, "
-          + String(format: "%.0f cases/s, about %.0f s left", rate, left)
+        // By the plan's expected cost when there is one, else by cases.
+        let (done, whole) = totalCost > 0 && progress.doneCost > 0
+          ? (progress.doneCost, totalCost) : (Double(progress.done), Double(total))
+        let left = done > 0 ? seconds * (whole - done) / done : 0
+        return "progress: \(counts) (\(percent)%), \(outcomes), "
+          + String(format: "%@ cases/s, about %.0f s left", HTMLReport.number(Int(rate.rounded())), left)
           + " · \(step.check) \(step.name)\n"
       }
       if let line { write(line) }

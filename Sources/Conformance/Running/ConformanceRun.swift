@@ -165,7 +165,13 @@ public enum ConformanceRun {
       cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases),
                                  explain: ExplainCommand(options)),
       steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
-    let console = ConsoleRecorder(totalCases: plan.caseCount)
+    // The time left follows the committed step costs (uniform when the file is missing).
+    let costs = (try? StepCosts.load(corpora: options.request.corporaDirectory)) ?? .uniform
+    let expected = Dictionary(plan.steps.map { step in
+      (step.index, costs.cost(of: step, check: plan.checks[step.checkIndex].id,
+                              zoneClass: step.group.zone.flatMap { corpus.zoneClasses[$0] }))
+    }, uniquingKeysWith: { first, _ in first })
+    let console = ConsoleRecorder(totalCases: plan.caseCount, expectedCost: expected)
     let handler: EventHandler = { event in
       recorder.record(event)
       console.record(event)
@@ -282,6 +288,11 @@ public enum ConformanceRun {
       if patterns.count > 8 {
         lines.append("  … and \(HTMLReport.number(patterns.count - 8)) more: index.html lists every pattern "
           + "(Top failure patterns), cases.jsonl.gz every failing case")
+      }
+      // Where a reviewer starts: the first case of the most urgent new pattern.
+      if let top = tally.clusters.byUrgency.first(where: { $0.newCount > 0 }), let example = top.examples.first {
+        lines.append("The top new pattern's first case: "
+          + (tally.info?.explainCommand ?? ExplainCommand()).text(for: example.id))
       }
     }
     for file in ["results.json", "cases.jsonl.gz", "steps.jsonl.gz", "junit.xml", "index.html"] {
