@@ -29,7 +29,7 @@ public enum HTMLReport {
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="color-scheme" content="light dark">
-      <title>Calendar conformance: \(totals.failed) failed, \(totals.waived) waived of \(totals.total)</title>
+      <title>\(escape(title(tally)))</title>
       <style>\(style)</style>
       </head>
       <body>
@@ -61,16 +61,20 @@ public enum HTMLReport {
     } else {
       html += "<p>No baseline: every failure no waiver explains counts as new.</p>\n"
     }
-    let clusters = tally.clusters.sorted.prefix(10)
+    html += urgentGroups(tally)
+    let all = tally.clusters.sorted
+    let clusters = all.prefix(10)
     html += "<h2>Top failure patterns</h2>\n"
     html += clusters.isEmpty ? "<p>None.</p>\n"
-      : "<table><tr><th>cases</th><th>status</th><th>check</th><th>pattern</th><th>waiver</th></tr>\n"
+      : "<p>\(number(clusters.count)) of \(counted(all.count, "group")) shown, the largest first.</p>\n"
+        + "<table><tr><th>cases</th><th>new</th><th>status</th><th>check</th><th>pattern</th><th>waiver</th></tr>\n"
         + clusters.map { cluster in
           let waivers = cluster.waivers.keys.sorted().map { id in
             let reason = review.waiver(id)?.explanation ?? ""
             return escape(id) + (reason.isEmpty ? "" : ": " + escape(reason))
           }.joined(separator: "; ")
-          return "<tr><td class=\"num\">\(number(cluster.count))</td><td>\(cluster.status.rawValue)</td>"
+          return "<tr><td class=\"num\">\(number(cluster.count))</td><td class=\"num\">\(number(cluster.newCount))</td>"
+            + "<td>\(cluster.status.rawValue)</td>"
             + "<td><code>\(escape(cluster.check))</code></td><td>\(escape(cluster.pattern))</td><td>\(waivers)</td></tr>\n"
         }.joined() + "</table>\n"
     if let contradicted = review.contradicted, !contradicted.isEmpty {
@@ -90,6 +94,56 @@ public enum HTMLReport {
     html += "<p class=\"muted\">The rest of this page (filters, examples, pictures) needs JavaScript; "
       + "results.json and cases.jsonl.gz hold the same data.</p>"
     return html
+  }
+
+  /// Groups shown one by one without JavaScript, each with an example.
+  static let urgentShown = 20
+
+  /// Without JavaScript (or under a policy that forbids inline script, as Jenkins serves
+  /// artifacts): every group with new failures or unexpected passes, before the top groups,
+  /// each with its first new case's values and explain command, so the night's news is never
+  /// below ten waived groups.
+  static func urgentGroups(_ tally: RunTally) -> String {
+    let urgent = tally.clusters.byUrgency.filter { $0.newCount > 0 || $0.status == .unexpectedPass }
+    guard !urgent.isEmpty else { return "" }
+    let explain = tally.info?.explainCommand ?? ExplainCommand()
+    let subject = tally.info?.versions.subjectSide ?? "subject"
+    var html = "<h2>New failures and unexpected passes</h2>\n"
+    if urgent.count > urgentShown {
+      html += "<p>\(number(urgentShown)) of \(counted(urgent.count, "group")) shown.</p>\n"
+    }
+    func value(_ value: Value) -> String {
+      let text = CodePoints.annotate(value.description)
+      return escape(text.count <= valueLength ? text : String(text.prefix(valueLength)) + " …")
+    }
+    for cluster in urgent.prefix(urgentShown) {
+      let news = cluster.status == .unexpectedPass ? counted(cluster.count, "unexpected pass", plural: "unexpected passes")
+        : counted(cluster.newCount, "new failure")
+      html += "<div class=\"urgent\"><h3>\(news) · \(cluster.status.rawValue) · <code>\(escape(cluster.check))</code>: "
+        + "\(escape(cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern))</h3>\n"
+      guard let example = cluster.examples.first(where: \.isNewFailure) ?? cluster.examples.first else {
+        html += "</div>\n"
+        continue
+      }
+      html += "<p>e.g. <code>\(escape(example.id.description))</code></p>\n<ul>"
+      if example.outcome.verdict == .errored {
+        html += example.outcome.detail.prefix(3).map { "<li>\(escape(CodePoints.annotate($0)))</li>" }.joined()
+      } else {
+        html += "<li>expected: <code>\(value(example.outcome.expected))</code> [libicu]</li>"
+          + "<li>actual: <code>\(value(example.outcome.actual))</code> [\(escape(subject))]</li>"
+      }
+      html += "</ul>\n<p>explain: <code>\(escape(explain.text(for: example.id)))</code></p></div>\n"
+    }
+    return html
+  }
+
+  /// The tab's title: the verdict's counts, with separators.
+  static func title(_ tally: RunTally) -> String {
+    let totals = tally.totals
+    let notRun = tally.info?.isolation?.notRun ?? 0
+    return "Calendar conformance: \(counted(tally.newFailures, "new failure")), "
+      + "\(number(totals.errored)) errored" + (notRun > 0 ? " (\(number(notRun)) not run)" : "")
+      + ", \(number(totals.failed)) failed, \(number(totals.waived)) waived of \(number(totals.total))"
   }
 
   /// An integer with thousands separators (1,234,567), as the page writes numbers.
