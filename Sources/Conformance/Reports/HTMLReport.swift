@@ -33,7 +33,7 @@ public enum HTMLReport {
       <style>\(style)</style>
       </head>
       <body>
-      <header><h1>Calendar conformance</h1><p id="totals" class="totals">\(escape(totalsText(totals)))</p>
+      <header><h1>Calendar conformance</h1>\(verdict(tally))<p id="totals" class="totals">\(escape(totalsText(totals)))</p>
       <p id="run"></p></header>
       <section id="static">\(staticSummary(tally))</section>
       <main id="app"></main>
@@ -45,14 +45,12 @@ public enum HTMLReport {
       """
   }
 
-  /// What the page says without JavaScript: the verdict, what changed, the top patterns.
-  /// (The script hides it once it has drawn the full page.)
+  /// What the page says without JavaScript, below the verdict (`verdict`): what changed, the
+  /// new failures with an example each, the top patterns. (The script hides it once it has
+  /// drawn the full page.)
   static func staticSummary(_ tally: RunTally) -> String {
     guard let review = tally.info?.review else { return "" }
-    let rule = FailOn(rawValue: review.failOn) ?? .unexpected
-    let exit = rule.reason(tally.totals, newFailures: tally.newFailures).map { "exit 1: " + $0 }
-      ?? "exit 0: nothing for --fail-on \(review.failOn)"
-    var html = "<p><strong>\(escape(exit))</strong></p>\n<h2>What changed</h2>\n"
+    var html = "<h2>What changed</h2>\n"
     if let baseline = review.baseline {
       html += "<p>Against \(escape(baseline.path)) (\(escape(baseline.started)))</p>\n<table><tr>"
       html += Baseline.Class.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
@@ -94,6 +92,30 @@ public enum HTMLReport {
     html += "<p class=\"muted\">The rest of this page (filters, examples, pictures) needs JavaScript; "
       + "results.json and cases.jsonl.gz hold the same data.</p>"
     return html
+  }
+
+  /// The banner first on the page, with or without JavaScript: the exit line, coloured by
+  /// it, and the counts a night is judged by, each linking to its groups (the page's filters
+  /// read the fragment).
+  static func verdict(_ tally: RunTally) -> String {
+    let totals = tally.totals
+    let rule = FailOn(rawValue: tally.info?.review.failOn ?? "") ?? .unexpected
+    let reason = rule.reason(totals, newFailures: tally.newFailures)
+    let exit = reason.map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(rule.rawValue)"
+    let notRun = tally.info?.isolation?.notRun ?? 0
+    func linked(_ text: String, _ fragment: String, _ count: Int) -> String {
+      count == 0 ? escape(text) : "<a href=\"#\(fragment)\">\(escape(text))</a>"
+    }
+    var parts = [linked(counted(tally.newFailures, "new failure"), "new=1", tally.newFailures)]
+    if tally.info?.review.baseline != nil {
+      parts.append(number(tally.baselineCounts[.fixed] ?? 0) + " fixed")
+    }
+    parts.append(linked("\(number(totals.errored)) errored", "status=errored", totals.errored)
+      + (notRun > 0 ? " (\(number(notRun)) of them not run)" : ""))
+    parts.append(linked(counted(totals.unexpectedPass, "unexpected pass", plural: "unexpected passes"),
+                        "status=unexpected-pass", totals.unexpectedPass))
+    return "<div id=\"verdict\" class=\"verdict \(reason == nil ? "good" : "bad")\">"
+      + "<strong>\(escape(exit))</strong><br>\(parts.joined(separator: " · "))</div>"
   }
 
   /// Groups shown one by one without JavaScript, each with an example.
@@ -205,7 +227,9 @@ public enum HTMLReport {
     .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin:.6rem 0}.filters label{display:flex;flex-direction:column;font-size:12px;color:var(--muted)}
     select,button{font:inherit;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px;padding:.15rem .3rem}
     .rate{display:inline-block;min-width:3.2em;font-variant-numeric:tabular-nums}
-    #static code{white-space:nowrap;word-break:normal}
+    #static code{white-space:nowrap;word-break:normal}#static .urgent code{white-space:normal;overflow-wrap:anywhere;word-break:normal}
+    .verdict{border-left:6px solid var(--line);padding:.35rem .8rem;margin:.4rem 0;font-size:1.05rem}
+    .verdict.bad{border-color:var(--fail);background:#c11f2e18}.verdict.good{border-color:var(--pass);background:#1a7f3718}
     .scroll{max-width:100%;overflow-x:auto}.scroll table{margin:0}
     mark{background:#ffd33d66;color:inherit;border-radius:2px;outline:1px solid #d4a72c}
     .badge.new{color:var(--fail);border-color:var(--fail)}.warning{border-left:4px solid var(--error);padding-left:.5rem}
@@ -529,12 +553,13 @@ public enum HTMLReport {
       const rows = [
         ["ICU", v.subject.icu, v.oracle.icu], ["CLDR", v.subject.cldr, v.oracle.cldr],
         ["tz data", v.subject.tz, v.oracle.tz], ["code", "Swift " + v.swift + " Foundation", "ICU4C"]];
-      app.append(section("Versions compared", table(["", foundation, "oracle (system libicu)"], rows),
+      const versions = section("Versions compared", table(["", foundation, "oracle (system libicu)"], rows),
         D.subjectSide === "Foundation" ? "" : el("p", {}, "subject: " + v.subject.implementation),
         el("p", {class: "muted"}, "Triage: " + D.triage),
-        el("details", {}, el("summary", {}, "Options of this run"), table(["option", "value"], D.options))));
+        el("details", {}, el("summary", {}, "Options of this run"), table(["option", "value"], D.options)));
       const r = D.review;
-      const reviewParts = [el("p", {}, el("strong", {}, r.exit))];
+      // The exit line is the banner above (#verdict).
+      const reviewParts = [];
       if (r.baseline) {
         const order = ["new-failure", "new-case", "changed", "fixed", "still-failing", "removed"];
         reviewParts.push(el("p", {}, "Against " + r.baseline.path + " (" + r.baseline.started + ", " + r.baseline.versions + ")"),
@@ -555,6 +580,8 @@ public enum HTMLReport {
       app.append(section("Failures by pattern", el("p", {class: "muted"},
         "New failures and unexpected passes first. Expand a pattern to see examples (chosen to differ) with their explain command."),
         filterBar(), clusterBox));
+      // What the run compared, below what it found.
+      app.append(versions);
       if (D.isolation) app.append(isolation(D.isolation));
       const maps = el("div", {class: "multiples", id: "heat"}, Object.entries(D.heat).map(([check, calendars]) => heatMap(check, calendars)));
       app.append(section("Pass rate by calendar and zone class", el("p", {class: "legend"},
