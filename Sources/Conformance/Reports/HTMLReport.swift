@@ -56,6 +56,9 @@ public enum HTMLReport {
       html += Baseline.Class.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
       html += Baseline.Class.allCases.map { "<td class=\"num\">\(number(tally.baselineCounts[$0] ?? 0))</td>" }
         .joined() + "</tr></table>\n"
+      html += "<p class=\"legend\">" + Baseline.Class.allCases.map { "\($0.rawValue): \($0.meaning)" }
+        .joined(separator: " · ") + ". A new failure counts for --fail-on new and unexpected unless a "
+        + "waiver whose scope lists it explains it.</p>\n"
     } else {
       html += "<p>No baseline: every failure no waiver explains counts as new.</p>\n"
     }
@@ -563,7 +566,9 @@ public enum HTMLReport {
       if (r.baseline) {
         const order = ["new-failure", "new-case", "changed", "fixed", "still-failing", "removed"];
         reviewParts.push(el("p", {}, "Against " + r.baseline.path + " (" + r.baseline.started + ", " + r.baseline.versions + ")"),
-          table(order, [order.map(k => r.baseline.classes[k] || 0)]));
+          table(order, [order.map(k => r.baseline.classes[k] || 0)]),
+          el("p", {class: "legend"}, order.map(k => k + ": " + D.classMeanings[k]).join(" · ") +
+            ". A new failure counts for --fail-on new and unexpected unless a waiver whose scope lists it explains it."));
       } else {
         reviewParts.push(el("p", {class: "muted"}, "No baseline: every failure no waiver explains counts as new."));
       }

@@ -18,6 +18,7 @@ enum HTMLReportData {
       ("started", .string(ISO8601DateFormatter().string(from: info.started))),
       ("elapsed", .string(String(format: "%.1f", tally.elapsed))),
       ("arguments", .array(info.arguments.map(JSONValue.string))),
+      ("classMeanings", .object(Baseline.Class.allCases.map { ($0.rawValue, .string($0.meaning)) })),
       ("subject", .string(info.subject)),
       ("subjectSide", .string(info.versions.subjectSide)),
       ("versions", ResultsJSON.versions(info.versions)),

@@ -21,6 +21,18 @@ public struct Baseline: Sendable {
     case newCase = "new-case"
     /// Failed in the baseline; this run does not sweep it.
     case removed
+
+    /// The class in a reader's words: the page's legend.
+    public var meaning: String {
+      switch self {
+      case .newFailure: "fails now, passed in the baseline"
+      case .fixed: "failed in the baseline, passes now"
+      case .stillFailing: "fails in both, the same value"
+      case .changed: "fails in both, another value"
+      case .newCase: "fails now, the baseline did not sweep it"
+      case .removed: "failed in the baseline, not swept now"
+      }
+    }
   }
 
   public var reference: BaselineReference
