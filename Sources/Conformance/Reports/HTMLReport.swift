@@ -157,7 +157,9 @@ public enum HTMLReport {
         html += "<li>expected: <code>\(value(example.outcome.expected))</code> [libicu]</li>"
           + "<li>actual: <code>\(value(example.outcome.actual))</code> [\(escape(subject))]</li>"
       }
-      html += "</ul>\n<p>explain: <code>\(escape(explain.text(for: example.id)))</code></p></div>\n"
+      // Breaks at the case id's separators on a phone, copies as it is.
+      let command = escape(explain.text(for: example.id)).replacingOccurrences(of: "|", with: "|<wbr>")
+      html += "</ul>\n<p>explain: <code>\(command)</code></p></div>\n"
     }
     return html
   }
@@ -230,6 +232,7 @@ public enum HTMLReport {
     .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin:.6rem 0}.filters label{display:flex;flex-direction:column;font-size:12px;color:var(--muted)}
     select,button{font:inherit;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px;padding:.15rem .3rem}
     .rate{display:inline-block;min-width:3.2em;font-variant-numeric:tabular-nums}
+    code.command{word-break:normal;overflow-wrap:anywhere}
     #static code{white-space:nowrap;word-break:normal}#static .urgent code{white-space:normal;overflow-wrap:anywhere;word-break:normal}
     .verdict{border-left:6px solid var(--line);padding:.35rem .8rem;margin:.4rem 0;font-size:1.05rem}
     .verdict.bad{border-color:var(--fail);background:#c11f2e18}.verdict.good{border-color:var(--pass);background:#1a7f3718}
@@ -279,6 +282,13 @@ public enum HTMLReport {
       return el("div", {class: "scroll"}, el("table", {}, el("thead", {}, el("tr", {}, head.map(h => el("th", {}, h)))),
         el("tbody", {}, rows.map(r => el("tr", {}, r.map(c => c instanceof Node ? el("td", {}, c) :
           el("td", typeof c === "number" ? {class: "num"} : {}, typeof c === "number" ? fmt(c) : String(c))))))));
+    }
+    // A command that wraps at its separators (after "|", ",", "=" of a case id, and at spaces),
+    // never inside a word; <wbr> leaves what a reader copies as it is.
+    function command(text) {
+      const code = el("code", {class: "command"});
+      text.split(/(?<=[|,=])/).forEach((part, i) => { if (i) code.append(el("wbr", {})); code.append(part); });
+      return code;
     }
     function link(text) {
       return /^https?:\/\//.test(text) ? el("a", {href: text}, text) : el("code", {}, text);
@@ -365,7 +375,7 @@ public enum HTMLReport {
         el("div", {}, el("strong", {}, Object.entries(e.dims).map(([k, v]) => k + ": " + v).join(" › "))),
         el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
         el("ul", {}, e.detail.map(line => el("li", {}, line))),
-        el("code", {}, e.explain));
+        command(e.explain));
     }
     function renderCluster(c, state) {
       const {count, exact} = filteredCount(c, state);
@@ -537,7 +547,9 @@ public enum HTMLReport {
           (iso.tripCount === 1 ? " group" : " groups") + " and did not run " + fmt(iso.notRun) +
           (iso.notRun === 1 ? " case" : " cases") + ", counted as errored (or waived) with the fault's signature as their pattern."));
         const rows = iso.trips.map(t => [el("code", {}, t[0]), t[1], t[2], t[3]]);
-        parts.push(table(["group", "fault", "faults that tripped it", "cases not run"], rows));
+        const trips = table(["group", "fault", "faults that tripped it", "cases not run"], rows);
+        // A long table folds away (on a phone it was half the page); the count above says it all.
+        parts.push(rows.length > 12 ? el("details", {}, el("summary", {}, "The " + fmt(rows.length) + " groups"), trips) : trips);
         if (iso.tripCount > iso.trips.length) parts.push(el("p", {class: "muted"}, fmt(iso.tripCount - iso.trips.length) +
           " more groups in results.json (run.isolation.trips); the " + fmt(iso.trips.length) + " with most cases not run are shown"));
       }
