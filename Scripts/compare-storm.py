@@ -10,7 +10,8 @@ report every affected case, and give every other case exactly the clean run's re
 
 A run lists only the cases that did not pass, so what is compared is (1) each check's counts
 in results.json and (2) every listed case outside the storm, record for record (the whole
-JSON line: verdict, values, pattern, detail, review). The affected part must be all errored, every case listed, each with a fault
+JSON line but its explain command, which names the injected fault: verdict, values,
+pattern, detail, review). The affected part must be all errored, every case listed, each with a fault
 signature as its pattern (`trap (SIGILL) in ...`, `hang in ...`), whether it ran and
 faulted or the breaker stopped it first (its detail then begins `not run: `); the script
 prints how many of each, per signature.
@@ -72,9 +73,13 @@ def main():
         if check == arguments.check and counts["cases"] != other["cases"]:
             problems.append(f"{check}: {counts['cases']} cases in the clean run, {other['cases']} in the storm")
 
-    # (2) Every listed case outside the storm, record for record.
-    clean_rest = {c["id"]: c for c in clean_cases if not affected(c)}
-    storm_rest = {c["id"]: c for c in storm_cases if not affected(c)}
+    # (2) Every listed case outside the storm, record for record; but the explain command,
+    # which names the storm's injected fault so that it reproduces the storm's case.
+    def record(case):
+        return {key: value for key, value in case.items() if key != "explain"}
+
+    clean_rest = {c["id"]: record(c) for c in clean_cases if not affected(c)}
+    storm_rest = {c["id"]: record(c) for c in storm_cases if not affected(c)}
     for case_id in sorted(set(clean_rest) | set(storm_rest)):
         before, after = clean_rest.get(case_id), storm_rest.get(case_id)
         if before != after:
