@@ -170,11 +170,14 @@ public struct RunInfo: Sendable, Codable {
     /// Whether the run swept every case the waiver can match (`Waiver.sweptWhole`): only
     /// then does matching nothing make it stale. `nil` in files written before it was kept.
     public var sweptWhole: Bool?
+    /// The run's checks it applies to: each gets a JUnit testcase for it every night, with
+    /// cases or without. `nil` in files written before it was kept.
+    public var checks: [String]?
 
     public init(id: String, count: Int, reason: String? = nil, link: String? = nil,
-                sweptWhole: Bool? = nil) {
+                sweptWhole: Bool? = nil, checks: [String]? = nil) {
       (self.id, self.count, self.reason, self.link) = (id, count, reason, link)
-      self.sweptWhole = sweptWhole
+      (self.sweptWhole, self.checks) = (sweptWhole, checks)
     }
 
     /// "reason (link)", or whichever of the two there is.

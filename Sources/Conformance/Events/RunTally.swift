@@ -63,9 +63,19 @@ public struct RunTally: Sendable {
   public static let examplesPerKnownGroup = 3
 
   /// A check's known differences, one per waiver (then still failing, passing against a
-  /// waiver, not counted), with their cases and steps.
+  /// waiver, not counted), with their cases and steps. The same kinds every night, with
+  /// cases or without, so that JUnit's testcase names hold from night to night: every waiver
+  /// that applies to the check, still failing, and what the `--fail-on` rule leaves uncounted.
   public func knownDifferences(check: String) -> [KnownGroup] {
     var groups: [KnownDifference: KnownGroup] = [:]
+    if let review = info?.review {
+      var kinds: [KnownDifference] = review.waiverMatches.filter { $0.checks?.contains(check) ?? false }
+        .map { .waived($0.id) } + [.stillFailing]
+      if review.failOn == FailOn.new.rawValue || review.failOn == FailOn.none.rawValue {
+        kinds += [.unexpectedPass, .uncounted]
+      }
+      for kind in kinds { groups[kind] = KnownGroup(kind: kind) }
+    }
     for step in steps where step.check == check {
       for (kind, count) in step.known {
         var group = groups[kind] ?? KnownGroup(kind: kind)

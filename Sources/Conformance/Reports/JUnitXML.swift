@@ -111,7 +111,7 @@ public enum JUnitXML {
   static func knownTestcase(_ group: RunTally.KnownGroup, check: String, review: RunInfo.ReviewSummary?,
                             explain: ExplainCommand) -> String {
     let message = knownMessage(group, review: review)
-    var body = ""
+    var body = group.examples.isEmpty ? "none of its cases in this run\n" : ""
     for example in group.examples { body += "\(explain.text(for: example))\n" }
     return "    <testcase classname=\"conformance.\(escape(check))\" name=\"\(escape(knownName(group.kind)))\" time=\"0\">\n"
       + "      <skipped message=\"\(escape(message))\">\(escape(body, attribute: false))</skipped>\n"
@@ -155,6 +155,8 @@ public enum JUnitXML {
       let reason = waiver?.reason ?? ""
       let link = waiver?.link ?? ""
       return "\(cases) waived by \(id)" + (reason.isEmpty ? "" : ": \(reason)") + (link.isEmpty ? "" : " (\(link))")
+    case .stillFailing where review?.baseline == nil:
+      return "\(cases) still failing: no baseline given (--baseline)"
     case .stillFailing:
       return "\(cases) still failing since \(review?.baseline?.started ?? "the baseline") (not counted by --fail-on \(rule))"
     case .unexpectedPass:

@@ -106,6 +106,11 @@ public struct Waiver: Sendable {
   /// the difference is gone (a stale waiver), not that this run's selection left it out.
   /// Each dimension its checks depend on must be swept whole (`all`, every first weekday,
   /// the default years or more), or be named by the waiver with plain values, each swept.
+  /// Which of `checks` it applies to.
+  public func checks(of ids: [String]) -> [String] {
+    ids.filter { id in checks.contains { $0.matches(id) } }
+  }
+
   public func sweptWhole(checks: [String], request: CorpusRequest, corpus: Corpus) -> Bool {
     let named = CheckCatalog.all.filter { check in self.checks.contains { $0.matches(check.id) } }
     guard !named.isEmpty, named.allSatisfy({ checks.contains($0.id) }) else { return false }

@@ -218,7 +218,8 @@ public enum ConformanceRun {
       activeWaivers: review.waivers.map {
         RunInfo.WaiverCount(id: $0.id, count: 0, reason: $0.reason, link: $0.link,
                             sweptWhole: $0.sweptWhole(checks: plan.checks.map(\.id), request: options.request,
-                                               corpus: corpus))
+                                               corpus: corpus),
+                            checks: $0.checks(of: plan.checks.map(\.id)))
       },
       matches: recorder.tally.waiverMatches,
       inactive: review.inactive.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) },
