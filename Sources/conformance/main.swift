@@ -101,22 +101,26 @@ func execute(_ command: Command) throws -> ExitStatus {
   return .clean
 }
 
-// A command line that does not parse gets a one-line pointer to its subcommand's help; bad
-// input found later (a corpus file, an executor that does not start) is named alone.
-let command: Command
-do {
-  command = try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
-} catch {
-  let topic = arguments.first.flatMap { Help.topics.contains($0) ? $0 : nil }
-  printError("Error: \(error.message)")
-  printError("See 'conformance help\(topic.map { " " + $0 } ?? "")' for the options.")
-  exit(.badInput)
+/// The command line, parsed. One that does not parse exits 2 here with a one-line pointer to
+/// its subcommand's help; bad input found later (a corpus file, an executor that does not
+/// start) is named alone. (A function, not a global: the command is released once it has
+/// run, and LeakSanitizer does not count a worker's arguments as a leak.)
+func parsed() -> Command {
+  do {
+    return try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
+  } catch {
+    let topic = arguments.first.flatMap { Help.topics.contains($0) ? $0 : nil }
+    printError("Error: \(error.message)")
+    printError("See 'conformance help\(topic.map { " " + $0 } ?? "")' for the options.")
+    exit(.badInput)
+  }
 }
+
 do {
   // The test-only environment settings are checked before anything runs or is written.
   _ = try Fault.fromEnvironment()
   try IsolatedRunner.checkEnvironment()
-  exit(try execute(command))
+  exit(try execute(parsed()))
 } catch let error as InputError {
   printError("Error: \(error.message)")
   exit(.badInput)
