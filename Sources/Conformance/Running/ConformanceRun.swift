@@ -97,19 +97,28 @@ public enum ConformanceRun {
   /// apart by triage or status share it), with how many of its cases are waived; an
   /// unexpected pass, which has no pattern, says what it is.
   static func commonPatterns(_ clusters: [FailureCluster]) -> [String] {
-    var lines: [(check: String, label: String, count: Int, byStatus: [CaseStatus: Int])] = []
+    var lines: [(check: String, label: String, count: Int, byStatus: [CaseStatus: Int], urgent: Bool)] = []
     for cluster in clusters {
       let label = cluster.status == .unexpectedPass ? "passes, though a waiver says it fails"
         : cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern
+      let urgent = cluster.newCount > 0 || cluster.status == .unexpectedPass
       if let index = lines.firstIndex(where: { $0.check == cluster.check && $0.label == label }) {
         lines[index].count += cluster.count
         lines[index].byStatus[cluster.status, default: 0] += cluster.count
+        lines[index].urgent = lines[index].urgent || urgent
       } else {
-        lines.append((cluster.check, label, cluster.count, [cluster.status: cluster.count]))
+        lines.append((cluster.check, label, cluster.count, [cluster.status: cluster.count], urgent))
       }
     }
-    // In the clusters' order (new failures and unexpected passes first, then by size).
-    return lines.map { line in
+    // New failures and unexpected passes first (in the clusters' order), then the rest by
+    // size: clusters apart by triage or status add up to one line, so their order is not it.
+    let ordered = lines.enumerated().sorted { one, other in
+      let (first, second) = (one.element, other.element)
+      if first.urgent != second.urgent { return first.urgent }
+      if !first.urgent && first.count != second.count { return first.count > second.count }
+      return one.offset < other.offset
+    }.map(\.element)
+    return ordered.map { line in
       let statuses = line.byStatus.sorted { $0.key < $1.key }
         .map { "\(HTMLReport.number($0.value)) \($0.key.rawValue)" }.joined(separator: ", ")
       return "\(HTMLReport.number(line.count)) × \(line.check): \(ConsoleRecorder.visible(line.label)) (\(statuses))"
@@ -160,10 +169,12 @@ public enum ConformanceRun {
     throws -> RunTally
   {
     let files = RunRecord.files(recordAll: options.record == .all)
+    // The command every report prints for a case of this run, made once.
+    let explain = ExplainCommand(options)
     let recorder = RunRecorder(
       keepProblems: false,
       cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases),
-                                 explain: ExplainCommand(options)),
+                                 explain: explain),
       steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
     // The time left follows the committed step costs (uniform when the file is missing).
     let costs = (try? StepCosts.load(corpora: options.request.corporaDirectory)) ?? .uniform
@@ -194,7 +205,7 @@ public enum ConformanceRun {
     info.triageProblem = corpus.triageProblem
     info.zoneClasses = corpus.zoneClasses
     info.monthSweepZones = corpus.zones.filter(\.sweepsEveryMonth).map(\.id)
-    info.explain = ExplainCommand(options)
+    info.explain = explain
     info.review.failOn = options.failOn.rawValue
     info.review.waiverFile = options.waivers?.path
     info.review.baseline = review.baseline?.reference
@@ -204,7 +215,7 @@ public enum ConformanceRun {
       recorder.completeIsolation(try IsolatedRunner(
         plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
         limits: try .fromEnvironment(), setup: WorkerSetup(corpus: corpus), review: review,
-        explain: ExplainCommand(options)
+        explain: explain
       ).run(handler))
     } else {
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,
@@ -284,7 +295,8 @@ public enum ConformanceRun {
     if let versions = tally.info?.versions { lines.append(versions.summary) }
     let patterns = commonPatterns(tally.clusters.byUrgency)
     if !patterns.isEmpty {
-      lines.append("Failure patterns, new ones first:")
+      let news = tally.newFailures + tally.totals.unexpectedPass > 0
+      lines.append(news ? "Failure patterns, new ones first:" : "Failure patterns, largest first:")
       lines += patterns.prefix(8).map { "  \($0)" }
       if patterns.count > 8 {
         lines.append("  … and \(HTMLReport.number(patterns.count - 8)) more: index.html lists every pattern "
