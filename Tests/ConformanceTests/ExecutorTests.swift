@@ -215,11 +215,6 @@ struct ExecutorTruthTests {
     return (saturdayZero + 6) % 7
   }
 
-  struct Line: Decodable {
-    var id: String
-    var explain: String?
-  }
-
   @Test("the explain command a run prints for an executor's failure, run as printed, shows the executor's value")
   func explainAsksTheExecutor() throws {
     #expect(Self.sundayFirstBlanks(year: 2011, month: 5) == 0)  // 1 May 2011 was a Sunday
@@ -229,9 +224,7 @@ struct ExecutorTruthTests {
                               subject: referenceExecutor("off-by-one:leadingBlanks"))
     #expect(run.status == 1, "\(run.stderr)")
     // Every case read the executor's blanks, one too many, so every one failed.
-    let reader = try ResultsDirectory(run.out, role: "test", as: RunRecord.self).cases()
-    var lines: [Line] = []
-    while let line = try reader.next(Line.self) { lines.append(line) }
+    let lines = try ReproductionTests.lines(run.out)
     let first = try #require(lines.first)
     let id = try CaseID(parsing: first.id)
     let month = try #require(id.month?.gregorian)
@@ -242,17 +235,9 @@ struct ExecutorTruthTests {
     let junit = try String(contentsOf: run.out.appendingPathComponent("junit.xml"), encoding: .utf8)
     #expect(junit.contains(JUnitXML.escape(command, attribute: false)), "JUnit lacks \(command)")
     // Run as printed (this build for `swift run conformance`), through a shell.
-    let shell = Process()
-    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-    shell.arguments = ["-c", "'\(Executable.url.path)'" + command.dropFirst("swift run conformance".count)]
-    shell.currentDirectoryURL = corpora.deletingLastPathComponent()
-    let output = Pipe()
-    shell.standardOutput = output
-    try shell.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    shell.waitUntilExit()
+    let (status, _, text) = try ReproductionTests.shell(command)
     let right = Self.sundayFirstBlanks(year: month.year, month: month.month)
-    #expect(shell.terminationStatus == 1, "\(text)")
+    #expect(status == 1, "\(text)")
     #expect(text.contains("status:   failed"), "\(text)")
     #expect(text.contains("expected: \(right)   [libicu"), "\(text)")
     #expect(text.contains("actual:   \(right + 1)   [PickerLogic conformance executor]"), "\(text)")
