@@ -24,10 +24,10 @@ enum Executable {
     process.arguments = arguments
     process.currentDirectoryURL = corpora.deletingLastPathComponent()
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let (out, error) = (Pipe(), Pipe())
+    let (out, error) = Spawn.serially { (Pipe(), Pipe()) }
     process.standardOutput = out
     process.standardError = error
-    try process.run()
+    try Spawn.serially { try process.run() }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -270,10 +270,10 @@ struct InterruptionTests {
     process.arguments = arguments
     process.currentDirectoryURL = corpora.deletingLastPathComponent()
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let error = Pipe()
+    let error = Spawn.serially { Pipe() }
     process.standardError = error
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    try Spawn.serially { try process.run() }
     return (process, error)
   }
 
@@ -362,7 +362,7 @@ struct IsolationTests {
     process.currentDirectoryURL = corpora.deletingLastPathComponent()
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try Spawn.serially { try process.run() }
     // Kill one worker of the core run mid-sweep.
     var killed: Int32?
     for _ in 0..<100 where killed == nil {
@@ -373,7 +373,9 @@ struct IsolationTests {
         killed = child
       }
     }
-    process.waitUntilExit()
+    // A run that never ends fails here, with its processes' states, instead of hanging CI.
+    let hung = unfinished(process, within: 600)
+    try #require(hung == nil, "the run did not end: \(hung ?? "")")
     #expect(killed != nil)
     #expect(process.terminationStatus == 0)
     let summary = try runRecord(out).summary
@@ -437,9 +439,9 @@ struct IsolationTests {
       let zcat = Process()
       zcat.executableURL = URL(fileURLWithPath: "/bin/zcat")
       zcat.arguments = [out.appendingPathComponent("cases.jsonl.gz").path]
-      let pipe = Pipe()
+      let pipe = Spawn.serially { Pipe() }
       zcat.standardOutput = pipe
-      try zcat.run()
+      try Spawn.serially { try zcat.run() }
       let text = pipe.fileHandleForReading.readDataToEndOfFile()
       zcat.waitUntilExit()
       lines.append(String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init))
@@ -455,6 +457,21 @@ struct IsolationTests {
     #expect(workers.count == inProcess.count)
     let difference = zip(workers, inProcess).enumerated().first { $1.0 != $1.1 }
     #expect(difference == nil, "line \(difference.map { $0.offset + 1 } ?? 0): \(difference?.element.0 ?? "") vs \(difference?.element.1 ?? "")")
+  }
+
+  /// Waits up to `seconds` for `process` to end. When it has not: kills it and its children,
+  /// and returns what each was doing (`pid (command) state …` from /proc).
+  func unfinished(_ process: Process, within seconds: Double) -> String? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { usleep(50_000) }
+    guard process.isRunning else { return nil }
+    let root = process.processIdentifier
+    let pids = [root] + childProcesses(of: root)
+    let states = pids.map { pid in
+      String(((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "\(pid) (gone)").prefix(60))
+    }
+    for pid in pids.reversed() { kill(pid, SIGKILL) }
+    return states.joined(separator: "; ")
   }
 
   /// Processes whose parent is `parent`, read from /proc/<pid>/stat (field 4 is the parent's pid).
@@ -488,9 +505,9 @@ struct ReproductionTests {
     process.arguments = ["-c", command.replacingOccurrences(of: "swift run conformance", with: "'\(Executable.url.path)'")
       + " 2>&1"]
     process.currentDirectoryURL = corpora.deletingLastPathComponent()
-    let pipe = Pipe()
+    let pipe = Spawn.serially { Pipe() }
     process.standardOutput = pipe
-    try process.run()
+    try Spawn.serially { try process.run() }
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, process.terminationReason == .uncaughtSignal, output)

@@ -190,7 +190,7 @@ struct ExecutorLifetimeTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     process.currentDirectoryURL = corpora.deletingLastPathComponent()
-    try process.run()
+    try Spawn.serially { try process.run() }
     // Wait until both workers' executors are asked (the parent's greeting one has ended).
     let start = Date()
     while Self.processes(holding: marker).count < 2 && Date().timeIntervalSince(start) < 60 { usleep(100_000) }

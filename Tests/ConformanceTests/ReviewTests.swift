@@ -355,9 +355,9 @@ struct ResultsSerializationTests {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", "set -e; " + script]
-    let errors = Pipe()
+    let errors = Spawn.serially { Pipe() }
     process.standardError = errors
-    try process.run()
+    try Spawn.serially { try process.run() }
     process.waitUntilExit()
     let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     try #require(process.terminationStatus == 0, "\(script): \(message)")

@@ -394,7 +394,7 @@ public enum Benchmark {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     let clock = ContinuousClock.now
-    try process.run()
+    try Spawn.serially { try process.run() }
     // Foundation starts the child in a process group of its own, so a Ctrl-C reaches the
     // bench alone: it is passed on to the group (GNU time and the run under it, which stops
     // its workers and removes its staging), else the run went on for minutes unwatched.

@@ -40,9 +40,8 @@ final class WorkerProcess {
 
   /// Starts a worker and tells it `setup` (its first line: `WorkerSetup`).
   init(executable: URL, arguments: [String], setup: Data, startup: Double) throws {
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
+    // The pipes are made under the spawn lock too: a child started meanwhile would keep them.
+    let (stdin, stdout, stderr) = Spawn.serially { (Pipe(), Pipe(), Pipe()) }
     slot = FileManager.default.temporaryDirectory
       .appendingPathComponent("conformance-slot-\(getpid())-\(UUID().uuidString)")
     try CaseSlot.create(at: slot)
@@ -68,7 +67,7 @@ final class WorkerProcess {
       let data = handle.availableData
       if !data.isEmpty { tail.append(data) }
     }
-    try process.run()
+    try Spawn.serially { try process.run() }
     // A worker that died at once leaves the pipe closed (EPIPE): its stderr says why, below.
     try? input.write(contentsOf: setup + [UInt8(ascii: "\n")])
     guard case .answered(let reply) = read(timeout: startup), reply.ready == true else {

@@ -27,9 +27,8 @@ final class ExecutorProcess {
   ///
   /// - Throws: `InputError` when it cannot be started at all.
   init(command: String) throws(InputError) {
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderrPipe = Pipe()
+    // Made under the spawn lock: a child started meanwhile would keep them open.
+    let (stdin, stdout, stderrPipe) = Spawn.serially { (Pipe(), Pipe(), Pipe()) }
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]
     process.standardInput = stdin
@@ -46,7 +45,8 @@ final class ExecutorProcess {
     // A write to an executor that died must fail with EPIPE, not end this process.
     signal(SIGPIPE, SIG_IGN)
     do {
-      try process.run()
+      let process = self.process
+      try Spawn.serially { try process.run() }
     } catch {
       throw InputError("--subject exec: '\(command)' could not be started: \(error)")
     }

@@ -1,0 +1,43 @@
+@testable import Conformance
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Children started together")
+struct SpawnTests {
+  /// The pipe and socket descriptors a child holds, from its `ls -l /proc/self/fd`.
+  static func pipesHeld(by command: String) throws -> Int {
+    let executor = try ExecutorProcess(command: command)
+    defer { executor.close() }
+    var held = 0
+    _ = executor.exchange([], idle: 30) { line in
+      let text = String(decoding: line, as: UTF8.self)
+      if text.contains("-> pipe:") || text.contains("-> socket:") { held += 1 }
+      return false
+    }
+    return held
+  }
+
+  @Test("two executors started at once from two threads: each holds its own three pipes and Foundation's socket, none of the other's")
+  func ownDescriptorsOnly() throws {
+    // Many open descriptors widen the moment in which Foundation lists what to close in the
+    // child. With the spawn lock taken out of ExecutorProcess, 7 to 19 of the 300 children
+    // held the other's pipes (three runs); with it, none.
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    let ballast = (0..<min(3000, Int(limit.rlim_cur) - 200)).map { _ in open("/dev/null", O_RDONLY) }
+    defer { ballast.forEach { close($0) } }
+    let held = Mutex([Int]())
+    for _ in 0..<150 {
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        let count = (try? Self.pipesHeld(by: "exec ls -l /proc/self/fd")) ?? -1
+        held.withLock { $0.append(count) }
+      }
+    }
+    let counts = held.withLock { $0 }
+    // stdin, stdout, stderr and the socket by which Foundation learns that the child ended.
+    #expect(counts.count == 300)
+    #expect(counts.filter { $0 != 4 }.isEmpty, "\(Dictionary(grouping: counts) { $0 }.mapValues(\.count))")
+  }
+}
