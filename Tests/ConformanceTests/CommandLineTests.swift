@@ -355,6 +355,11 @@ struct IsolationTests {
   func killedWorker() throws {
     let out = FileManager.default.temporaryDirectory
       .appendingPathComponent("conformance-killed-\(getpid())")
+      if fault == "closed-range" {
+        // Foundation's empty Ramadan 1438 made a closed range: the runtime's words name the group.
+        #expect(broken.first?.outcome.pattern.hasSuffix(": Range requires lowerBound <= upperBound") == true,
+                "\(broken.first?.outcome.pattern ?? "")")
+      }
     defer { try? FileManager.default.removeItem(at: out) }
     let process = Process()
     process.executableURL = Executable.url

@@ -183,6 +183,22 @@ struct BreakerTests {
     #expect(fault.detail.contains("called from: specialized Fault.inject(_:) at Fault.swift:60:18"))
     let trap = CaseFault(kind: .signal("SIGILL"), crash: CrashReport("Fatal error: boom\n"))
     #expect(trap.signature == "trap (SIGILL): Fatal error: boom")
+    // The runtime's words follow the place when no value is in them: Swift's own text for
+    // a closed range whose bounds cross (Swift/ClosedRange.swift), and for an index past the end.
+    func trapped(_ message: String) -> String {
+      CaseFault(kind: .signal("SIGILL"), crash: CrashReport("""
+        \(message)
+        Thread 0 crashed:
+        0 [ra] 0x00005600000000a2 Seed.closedDays(_:) + 90 in conformance at /w/Sources/Seed.swift:12:30
+        """)).signature
+    }
+    #expect(trapped("Swift/ClosedRange.swift:347: Fatal error: Range requires lowerBound <= upperBound")
+      == "trap (SIGILL) in Seed.closedDays(_:) at Seed.swift:12: Range requires lowerBound <= upperBound")
+    #expect(trapped("Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range")
+      == "trap (SIGILL) in Seed.closedDays(_:) at Seed.swift:12: Index out of range")
+    // Words that name a value (an index, a case) would make each case a pattern of its own.
+    #expect(trapped("Seed.swift:12: Fatal error: no day 31 in leading-blanks|month=2021-02-01")
+      == "trap (SIGILL) in Seed.closedDays(_:) at Seed.swift:12")
     #expect(CaseFault(kind: .exited(3), crash: CrashReport("")).signature == "exit 3")
   }
 }

@@ -24,7 +24,8 @@ struct CaseFault: Sendable, Equatable {
   var crash: CrashReport
 
   /// What stopped the case and where: `trap (SIGILL) in Fault.inject(_:) at Fault.swift:46`,
-  /// `hang in …`; the runtime's message when no frame of the executable is known.
+  /// `hang in …`, then the runtime's words when they are the same on every case
+  /// (`CrashReport.words`); the runtime's message when no frame is known.
   var signature: String {
     let what: String
     switch kind {
@@ -34,7 +35,12 @@ struct CaseFault: Sendable, Equatable {
     case .unanswered: what = "no answer"
     case .garbled: what = "garbled reply"
     }
-    if let frame = crash.executableFrame ?? crash.frame { return "\(what) in \(Self.line(frame))" }
+    if let frame = crash.executableFrame ?? crash.frame {
+      let place = "\(what) in \(Self.line(frame))"
+      // A hang's message is the watchdog's own SIGABRT, not the subject's.
+      guard !kind.isHang, let words = crash.words else { return place }
+      return "\(place): \(words)"
+    }
     if let message = crash.message, case .signal = kind { return "\(what): \(message)" }
     return what
   }
@@ -90,6 +96,25 @@ struct CrashReport: Sendable, Equatable {
   var executableFrame: String?
   /// The last few non-empty lines, when neither is found.
   var tail: String
+
+  /// The message's words without its `file:line: Fatal error:` lead, when they name no value
+  /// (hold no digit, as `Range requires lowerBound <= upperBound` or `Index out of range`):
+  /// the same on every case the fault stops, so they can name the group (and the breaker
+  /// still counts one signature). A message that names the case, an index or an address
+  /// would split a storm into one pattern a case.
+  var words: String? {
+    guard let message else { return nil }
+    var text = message[...]
+    for lead in ["Fatal error:", "Precondition failed:", "Assertion failed:"] {
+      if let found = text.range(of: lead) {
+        text = text[found.upperBound...]
+        break
+      }
+    }
+    let words = text.trimmingCharacters(in: .whitespaces)
+    guard !words.isEmpty, words.count <= 120, !words.contains(where: { $0.isNumber }) else { return nil }
+    return words
+  }
 
   init(_ stderr: String) {
     let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

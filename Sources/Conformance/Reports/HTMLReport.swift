@@ -103,8 +103,8 @@ public enum HTMLReport {
   static func verdict(_ tally: RunTally) -> String {
     let totals = tally.totals
     let rule = FailOn(rawValue: tally.info?.review.failOn ?? "") ?? .unexpected
-    let reason = rule.reason(totals, newFailures: tally.newFailures)
-    let exit = reason.map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(rule.rawValue)"
+    let exit = rule.exitLine(totals, newFailures: tally.newFailures)
+    let fires = rule.reason(totals, newFailures: tally.newFailures) != nil
     let notRun = tally.info?.isolation?.notRun ?? 0
     func linked(_ text: String, _ fragment: String, _ count: Int) -> String {
       count == 0 ? escape(text) : "<a href=\"#\(fragment)\">\(escape(text))</a>"
@@ -117,7 +117,7 @@ public enum HTMLReport {
       + (notRun > 0 ? " (\(number(notRun)) of them not run)" : ""))
     parts.append(linked(counted(totals.unexpectedPass, "unexpected pass", plural: "unexpected passes"),
                         "status=unexpected-pass", totals.unexpectedPass))
-    return "<div id=\"verdict\" class=\"verdict \(reason == nil ? "good" : "bad")\">"
+    return "<div id=\"verdict\" class=\"verdict \(fires ? "bad" : "good")\">"
       + "<strong>\(escape(exit))</strong><br>\(parts.joined(separator: " · "))</div>"
   }
 

@@ -5,9 +5,7 @@ enum HTMLReportData {
   static func make(tally: RunTally, info: RunInfo, history: [NightSummary] = []) -> JSONValue {
     let review = info.review
     let totals = tally.totals
-    let exit = review.failOn.isEmpty ? "" :
-      (FailOn(rawValue: review.failOn)?.reason(totals, newFailures: tally.newFailures)
-        .map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(review.failOn)")
+    let exit = FailOn(rawValue: review.failOn)?.exitLine(totals, newFailures: tally.newFailures) ?? ""
     // New failures and unexpected passes first, then by size.
     let clusters = tally.clusters.byUrgency
     let notRun = info.isolation?.notRunBySignature ?? [:]

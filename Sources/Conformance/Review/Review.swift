@@ -137,6 +137,12 @@ public enum FailOn: String, Sendable, CaseIterable {
     }
   }
 
+  /// The verdict as every surface words it (console, page, its data): `exit 1: <reason>`,
+  /// or `exit 0: nothing for --fail-on <rule>`.
+  public func exitLine(_ counts: StatusCounts, newFailures: Int) -> String {
+    reason(counts, newFailures: newFailures).map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(rawValue)"
+  }
+
   /// Why the rule fires for these counts, or `nil` when it does not.
   public func reason(_ counts: StatusCounts, newFailures: Int) -> String? {
     switch self {

@@ -311,11 +311,11 @@ public enum ConformanceRun {
     for file in ["results.json", "cases.jsonl.gz", "steps.jsonl.gz", "junit.xml", "index.html"] {
       lines.append("wrote \(directory.url.appendingPathComponent(file).path)")
     }
-    let reason = failOn.reason(totals, newFailures: tally.newFailures)
+    let fires = failOn.reason(totals, newFailures: tally.newFailures) != nil
+    let exit = failOn.exitLine(totals, newFailures: tally.newFailures)
     return Result(
-      status: reason == nil ? .clean : .unexpected, summary: lines,
-      reason: reason.map { "exit 1: \($0)" }
-        ?? "exit 0: nothing for --fail-on \(failOn.rawValue) (\(HTMLReport.number(tally.newFailures)) new failures, "
+      status: fires ? .unexpected : .clean, summary: lines,
+      reason: fires ? exit : exit + " (\(HTMLReport.number(tally.newFailures)) new failures, "
         + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, \(HTMLReport.number(totals.waived)) waived)")
   }
 }
