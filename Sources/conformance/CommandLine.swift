@@ -8,6 +8,7 @@ enum Command {
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   /// `bench --shards 4,8`: each split's shards of the full sweep alone, then their merge.
   case benchShards(counts: [Int], passes: Int, jobs: Int, out: URL, corpora: URL)
+  case benchHoles(quick: Bool, pairs: Int, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   case selfTest(jobs: Int, corpora: URL, mutants: [Mutant])
   case worker(RunOptions)
@@ -92,11 +93,13 @@ struct CommandLineParser {
     var out: URL?
     var corpora = defaultCorpora
     var shards: [Int]?
-    var passes = 1
+    var passes: Int?
+    var holes = false
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "bench")
       case "--quick": quick = true
+      case "--holes": holes = true
       case "--shards":
         let text = try value(argument, &remaining)
         let counts = text.split(separator: ",").map { Int($0) }
@@ -110,7 +113,7 @@ struct CommandLineParser {
       case "--passes":
         let text = try value(argument, &remaining)
         guard let count = Int(text), (1...9).contains(count) else {
-          throw InputError("--passes '\(text)': expected how many times to run each shard, 1 to 9")
+          throw InputError("--passes '\(text)': expected how many times to run each shard (or pair), 1 to 9")
         }
         passes = count
       case "--jobs": jobs = try jobCount(argument, &remaining)
@@ -119,12 +122,17 @@ struct CommandLineParser {
       default: throw unknownOption(argument, for: "bench")
       }
     }
+    if holes {
+      if shards != nil { throw InputError("bench: --holes and --shards are two benches; run one at a time") }
+      return .benchHoles(quick: quick, pairs: passes ?? (quick ? 3 : 1), jobs: jobs,
+                         out: out ?? URL(fileURLWithPath: "Reports/bench-holes.json"), corpora: corpora)
+    }
     if let shards {
       if quick { throw InputError("bench: --shards splits the full sweep; it does not go with --quick") }
-      return .benchShards(counts: shards, passes: passes, jobs: jobs,
+      return .benchShards(counts: shards, passes: passes ?? 1, jobs: jobs,
                           out: out ?? URL(fileURLWithPath: "Reports/bench-shards.json"), corpora: corpora)
     }
-    if passes != 1 { throw InputError("bench: --passes repeats the shards of --shards") }
+    if passes != nil { throw InputError("bench: --passes repeats the shards of --shards or the pairs of --holes") }
     return .bench(quick: quick, jobs: jobs, out: out ?? URL(fileURLWithPath: "Reports/bench.json"),
                   corpora: corpora)
   }

@@ -20,7 +20,7 @@ enum Help {
   static func options(of subcommand: String?) -> [String] {
     switch subcommand {
     case "explain"?: ["--corpora", "--waivers", "--subject", "--help"]
-    case "bench"?: ["--quick", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
+    case "bench"?: ["--quick", "--holes", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
     case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
     case "executor"?: ["--misbehave", "--help"]
@@ -75,11 +75,16 @@ enum Help {
     and the direct oracle on a fixed sample, and the full sweep's archive read back as a
     baseline; writes Reports/bench.json.
 
-    USAGE: conformance bench [--quick | --shards <N,...> [--passes <p>]] [--jobs <n>] [--out <file>]
-                             [--corpora <dir>]
+    USAGE: conformance bench [--quick] [--holes | --shards <N,...>] [--passes <p>] [--jobs <n>]
+                             [--out <file>] [--corpora <dir>]
 
     OPTIONS:
       --quick                 the core corpus only
+      --holes                 instead: the full sweep (--quick: the core corpus) as a user runs
+                              it, in worker processes, with and without what issue 30 added
+                              (the month grid, the month cycles, the week-year edges),
+                              alternating, --passes pairs (default 1; 3 with --quick): the
+                              least CPU of each and the growth (Reports/bench-holes.json)
       --shards <N,...>        instead: the full sweep once whole, then each shard of each split
                               alone, one after another, and their merge, then the full sweep
                               whole again: each shard's wall, CPU and peak RSS, the imbalance,
@@ -87,10 +92,10 @@ enum Help {
                               single runs' mean (Reports/bench-shards.json); before each run,
                               a fixed reference workload (Foundation's Chinese calendar at
                               Asia/Chita) is timed and shown beside it: how fast the CPU ran
-      --passes <p>            with --shards: run each split's shards p times, each pass merged,
-                              every other pass backwards (splits and shards, N…1); figures are
-                              each shard's median over the passes, each pass also shown
-                              (default 1)
+      --passes <p>            with --holes: how many pairs; with --shards: run each split's
+                              shards p times, each pass merged, every other pass backwards
+                              (splits and shards, N…1); figures are each shard's median over
+                              the passes, each pass also shown (default 1)
       --jobs <n>              threads (default: the number of cores)
       --out <file>            where the JSON goes (default: Reports/bench.json)
     """

@@ -61,6 +61,16 @@ func execute(_ command: Command) throws -> ExitStatus {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+  case .benchHoles(let quick, let pairs, let jobs, let out, let corpora):
+    let pair = try Benchmark.holes(corporaDirectory: corpora, quick: quick, jobs: jobs, pairs: pairs) {
+      printError($0)
+    }
+    let (date, machine) = (ISO8601DateFormatter().string(from: Date()), Benchmark.machineDescription())
+    print(pair.lines(date: date, machine: machine, jobs: jobs).joined(separator: "\n"))
+    try FileManager.default.createDirectory(at: out.deletingLastPathComponent(),
+                                            withIntermediateDirectories: true)
+    try Data((pair.json(date: date, machine: machine, jobs: jobs).rendered() + "\n").utf8).write(to: out, options: .atomic)
+    print("wrote \(out.path)")
   case .benchShards(let counts, let passes, let jobs, let out, let corpora):
     let report = try Benchmark.shards(counts, passes: passes, corporaDirectory: corpora, jobs: jobs) {
       printError($0)

@@ -25,9 +25,7 @@ extension Benchmark.Report {
     rows.append(("tables ≥ 10 × faster than direct", String(format: "%.1f ×", directOverTables),
                  directOverTables >= 10))
     if let growth = holesGrowth, let holes {
-      rows.append(("month grid, month cycles, week-year edges ≤ +15 % of the sweep's CPU", String(
-        format: "%.1f s with, %.1f s without: %+.1f %%", holes.with, holes.without, growth * 100),
-        growth <= 0.15))
+      rows.append(Benchmark.HolesPair.target(with: holes.with, without: holes.without, growth: growth))
     }
     if let share = referenceShare, let reference {
       rows.append(("reference lookups ≤ 10 % of the sweep's CPU", String(
@@ -138,6 +136,39 @@ extension Benchmark.Report {
       ("targets", .array(targets.map {
         .object([("target", .string($0.name)), ("value", .string($0.value)), ("met", .bool($0.met))])
       })),
+    ])
+  }
+}
+
+extension Benchmark.HolesPair {
+  /// The row issue 30 holds the sweep to.
+  static func target(with: Double, without: Double, growth: Double) -> (name: String, value: String, met: Bool) {
+    ("month grid, month cycles, week-year edges ≤ +15 % of the sweep's CPU",
+     String(format: "%.1f s with, %.1f s without: %+.1f %%", with, without, growth * 100), growth <= 0.15)
+  }
+
+  /// Lines for the console (`bench --holes`).
+  public func lines(date: String, machine: String, jobs: Int) -> [String] {
+    let row = Self.target(with: with.cpu, without: without.cpu, growth: growth)
+    return [
+      "bench --holes \(date) on \(machine), \(jobs) workers: "
+        + (selection.isEmpty ? "the core corpus" : "the full sweep")
+        + ", in worker processes, the least of \(pairs) pair\(pairs == 1 ? "" : "s")",
+      String(format: "  current plan: %.1f s CPU, %.1f s wall", with.cpu, with.wall),
+      String(format: "  before closing the holes: %.1f s CPU, %.1f s wall", without.cpu, without.wall),
+      "  \(row.met ? "✔" : "✘") \(row.name): \(row.value)",
+    ]
+  }
+
+  public func json(date: String, machine: String, jobs: Int) -> JSONValue {
+    let row = Self.target(with: with.cpu, without: without.cpu, growth: growth)
+    return .object([
+      ("date", .string(date)), ("machine", .string(machine)), ("jobs", .int(jobs)),
+      ("selection", .array(selection.map { .string($0) })), ("pairs", .int(pairs)),
+      ("withCPUSeconds", .double(with.cpu)), ("withWallSeconds", .double(with.wall)),
+      ("withoutCPUSeconds", .double(without.cpu)), ("withoutWallSeconds", .double(without.wall)),
+      ("growth", .double(growth)),
+      ("target", .object([("target", .string(row.name)), ("value", .string(row.value)), ("met", .bool(row.met))])),
     ])
   }
 }

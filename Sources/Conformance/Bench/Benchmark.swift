@@ -198,19 +198,17 @@ public enum Benchmark {
     // without, alternating; three pairs on the core corpus, one on the full sweep.
     var withReference = Double.infinity
     var withoutReference = Double.infinity
-    var withoutHoles = Double.infinity
     let pairs = quick ? 3 : 1
     for _ in 0..<pairs {
       withoutReference = min(withoutReference, try sweepOnly(quick ? core : all, jobs: jobs,
                                                              triage: true, reference: false).cpu)
       withReference = min(withReference, try sweepOnly(quick ? core : all, jobs: jobs,
                                                        triage: true, reference: true).cpu)
-      withoutHoles = min(withoutHoles, try sweepOnly(quick ? core : all, jobs: jobs, triage: true,
-                                                     reference: true, closingHoles: false).cpu)
     }
-    log(String(format: "month grid, month cycles and week-year edges: %.1f s CPU with, %.1f s "
-                 + "without (%+.1f %%)", withReference, withoutHoles,
-               (withReference - withoutHoles) / max(withoutHoles, 1e-9) * 100))
+    let holes = try holes(corporaDirectory: corporaDirectory, quick: quick, jobs: jobs, pairs: pairs) { _ in }
+    log(String(format: "month grid, month cycles and week-year edges (the sweep as run, in workers): "
+                 + "%.1f s CPU with, %.1f s without (%+.1f %%)", holes.with.cpu, holes.without.cpu,
+               holes.growth * 100))
     log(String(format: "reference: %@ swept with triage, %.1f s CPU with Corpora/reference, %.1f s "
                  + "without (%+.1f %%)", quick ? "core corpus" : "full sweep", withReference,
                withoutReference, (withReference - withoutReference) / max(withReference, 1e-9) * 100))
@@ -245,7 +243,49 @@ public enum Benchmark {
       sample: (tables.cases, tables.wall, direct.wall, tables.cpu, direct.cpu),
       sampleOracle: oracle,
       peakMB: peak, storms: storms, reference: (withReference, withoutReference, pairs),
-      holes: (withReference, withoutHoles))
+      holes: (holes.with.cpu, holes.without.cpu))
+  }
+
+  /// What closing issue 30's holes costs a night: the sweep as a user runs it (this
+  /// executable in a process of its own, in worker processes, writing its reports), with and
+  /// without what the issue added (`CONFORMANCE_BENCH_PLAN=before-closing-holes`), alternating,
+  /// `pairs` times; the least CPU (the run and its workers) and wall of each. Not in-process
+  /// on two threads: there, Foundation's `DateFormatter` can crash inside ICU 76 when two
+  /// threads make formatters at once (seen on the full sweep), which a worker's one thread
+  /// never does.
+  public struct HolesPair: Sendable {
+    public var selection: [String]
+    public var pairs: Int
+    public var with: (cpu: Double, wall: Double)
+    public var without: (cpu: Double, wall: Double)
+    public var growth: Double { (with.cpu - without.cpu) / max(without.cpu, 1e-9) }
+  }
+
+  public static func holes(corporaDirectory: URL, quick: Bool, jobs: Int, pairs: Int,
+                           log: (String) -> Void) throws -> HolesPair
+  {
+    let scratch = try makeScratch("conformance-bench-holes")
+    defer { removeScratch(scratch) }
+    let selection = quick ? [] : ["--locales", "all", "--calendars", "all", "--time-zones", "all"]
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var best = [(cpu: Double.infinity, wall: Double.infinity), (cpu: Double.infinity, wall: Double.infinity)]
+    for pass in 0..<pairs {
+      for (index, plan) in [(0, nil), (1, "before-closing-holes")] as [(Int, String?)] {
+        var environment = ProcessInfo.processInfo.environment
+        environment[Plan.benchPlanVariable] = plan
+        let out = scratch.appendingPathComponent("run-\(pass)-\(index)")
+        let (status, wall, cpu) = try timed(me, selection + ["--corpora", corporaDirectory.path,
+                                                             "--jobs", String(jobs), "--out", out.path],
+                                            environment: environment)
+        guard [0, 1].contains(status) else {
+          throw HarnessError("bench: the \(plan ?? "current") sweep exited \(status)")
+        }
+        try? FileManager.default.removeItem(at: out)
+        best[index] = (min(best[index].cpu, cpu), min(best[index].wall, wall))
+        log(String(format: "%@ plan, pass %d: %.1f s CPU, %.1f s wall", plan ?? "current", pass + 1, cpu, wall))
+      }
+    }
+    return HolesPair(selection: selection, pairs: pairs, with: best[0], without: best[1])
   }
 
   /// `conformance --out …` on the core corpus in a process of its own (worker processes, as
@@ -255,7 +295,7 @@ public enum Benchmark {
   {
     var environment = ProcessInfo.processInfo.environment
     environment["CONFORMANCE_FAULT"] = fault
-    let (status, wall) = try timed(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+    let (status, wall, _) = try timed(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                    ["--corpora", corporaDirectory.path, "--jobs", String(jobs), "--out", out.path]
                                      + extra,
                                    environment: environment)
@@ -331,16 +371,13 @@ public enum Benchmark {
   /// - Parameters:
   ///   - triage: classify failures (through Foundation's ICU and the reference).
   ///   - reference: keep `Corpora/reference` (off: the sweep as if the corpora had none).
-  ///   - closingHoles: keep what issue 30 added (off: no `month-grid`, no `-cycle` variants,
-  ///     `field-roundtrip` over the transition months only).
   static func sweepOnly(_ request: CorpusRequest, jobs: Int, triage: Bool = false,
-                        reference: Bool = true, closingHoles: Bool = true) throws
+                        reference: Bool = true) throws
     -> (cases: Int, wall: Double, cpu: Double)
   {
     var corpus = try Corpus.load(request)
     if !reference { corpus.reference = nil }
-    var plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
-    if !closingHoles { plan = plan.beforeClosingHoles(corpus: corpus) }
+    let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
     var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: jobs)
     runner.triage = triage
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
@@ -374,7 +411,7 @@ public enum Benchmark {
     let report = FileManager.default.temporaryDirectory
       .appendingPathComponent("conformance-bench-time-\(getpid())-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: report) }
-    let (status, seconds) = try timed(
+    let (status, seconds, _) = try timed(
       URL(fileURLWithPath: timeTool),
       ["-f", format, "-o", report.path, URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path]
         + arguments)
@@ -383,10 +420,12 @@ public enum Benchmark {
     return (status, seconds, line.split(separator: " ").compactMap { Double($0) })
   }
 
-  /// Runs `executable` with its output discarded: its exit status and wall seconds.
+  /// Runs `executable` with its output discarded: its exit status, wall seconds, and the CPU
+  /// seconds it and the children it waited for (a run's workers) spent.
   static func timed(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil)
-    throws -> (status: Int32, seconds: Double)
+    throws -> (status: Int32, seconds: Double, cpu: Double)
   {
+    let before = childrenCPU()
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -406,7 +445,15 @@ public enum Benchmark {
     process.waitUntilExit()
     Interruption.unregister(token)
     try Interruption.check()
-    return (process.terminationStatus, (ContinuousClock.now - clock).seconds)
+    return (process.terminationStatus, (ContinuousClock.now - clock).seconds, childrenCPU() - before)
+  }
+
+  /// User and system CPU of the children this process has waited for, and theirs.
+  static func childrenCPU() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 
   /// A directory the bench writes runs into, which an interruption's forced exit (it runs no
@@ -423,7 +470,7 @@ public enum Benchmark {
     try? FileManager.default.removeItem(at: scratch)
   }
 
-  static func machineDescription() -> String {
+  public static func machineDescription() -> String {
     let cpus = ProcessInfoCores.count
     let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
     let model = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
@@ -436,6 +483,10 @@ public enum Benchmark {
 
 
 extension Plan {
+  /// `CONFORMANCE_BENCH_PLAN=before-closing-holes`: a run sweeps `beforeClosingHoles`, for
+  /// `bench --holes` alone.
+  static let benchPlanVariable = "CONFORMANCE_BENCH_PLAN"
+
   /// The plan as the sweep was before issue 30 closed its holes, for the benchmark's
   /// comparison: without `month-grid`, without the `-cycle` variants, and `field-roundtrip`
   /// over the transition months only (its added days in those months stay: a few per
