@@ -5,7 +5,7 @@
 #   Scripts/ab-time.sh BEFORE_BINARY AFTER_BINARY RUNS -- ARGUMENT...
 #
 # Why alternating: this machine is shared, and a minute runs up to a tenth faster or slower
-# than the next (README, "Running it for real"). Runs of one build, then of the other, would
+# than the next (Documentation/Benchmarks.md). Runs of one build, then of the other, would
 # measure the minute as much as the build; alternating puts both in the same minutes, so the
 # ratio holds where absolute times drift. An argument `{out}` is replaced with a fresh
 # directory for each run (removed after it), for commands that write reports.

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""The README's Swift example must be the package CI builds and tests: every code block
-that follows a `<!-- file: PATH -->` line in README.md must equal PATH's text byte for byte.
+"""The documented Swift example must be the package CI builds and tests: every code block
+that follows a `<!-- file: PATH -->` line in Documentation/YourOwnLogic.md must equal PATH's
+text byte for byte.
 So a reader who copies the blocks gets exactly what `swift test --package-path
 Examples/SwiftSubject` proves finds its defect.
 
-Usage: python3 Scripts/check-readme-example.py [README.md]
+Usage: python3 Scripts/check-readme-example.py [Documentation/YourOwnLogic.md]
 """
 import re, sys
 
-readme = sys.argv[1] if len(sys.argv) > 1 else "README.md"
+readme = sys.argv[1] if len(sys.argv) > 1 else "Documentation/YourOwnLogic.md"
 text = open(readme, encoding="utf-8").read()
 blocks = re.findall(r"<!-- file: (\S+) -->\n```\w*\n(.*?)```\n", text, re.S)
 assert blocks, f"{readme}: no `<!-- file: … -->` code block"

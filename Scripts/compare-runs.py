@@ -3,7 +3,7 @@
 
 Why this exists
 ---------------
-`results.json` is what "scripts, the next run" read (README, "What a run writes"): the
+`results.json` is what "scripts, the next run" read (Documentation/Reports.md): the
 summary, and "every case that did not pass" with its status, expected and actual values,
 pattern, triage and baseline class. The nightly's verdict, `--baseline`, waivers and triage
 all hang on those per-case verdicts. When the harness is redesigned -- here the move from

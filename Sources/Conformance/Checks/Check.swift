@@ -3,7 +3,7 @@ public enum Dimension: String, Sendable, CaseIterable {
   case locale, calendar, firstWeekday = "fw", zone, month, variant
 }
 
-/// Which months of a zone a check sweeps (see README, "Which months").
+/// Which months of a zone a check sweeps (see Documentation/Design.md, "Which months").
 public enum MonthCoverage: String, Sendable {
   /// Every month of the window in the month-sweep zones (zones without transitions, or one
   /// per standard offset), the months holding a transition elsewhere. For checks about month

@@ -7,7 +7,7 @@ import ICUOracle
 /// month's answers depend on no instant further than a neighbouring month away. So two zones
 /// whose offsets (total and DST part, on both sides) agree from two months before a month to
 /// two months after it give the same answers in it: `MonthSelection` sweeps such a month once
-/// (see README, "Equivalent months"). `--exhaustive` sweeps them all, and a test compares.
+/// (see Documentation/Design.md, "Equivalent months"). `--exhaustive` sweeps them all, and a test compares.
 public struct OffsetHistory: Sendable, Hashable {
   /// A total offset and its DST part, in milliseconds.
   public struct Offset: Sendable, Hashable {
