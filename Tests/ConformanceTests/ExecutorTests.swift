@@ -146,6 +146,57 @@ struct UntrustedTextTests {
   }
 }
 
+@Suite("The reference executor reads questions")
+struct QuestionReadingTests {
+  /// What `JSONDecoder` makes of a line, and what the fast reader does (`nil`: not sure).
+  static func both(_ line: String) -> (decoded: ExecutorServer.Question?, fast: ExecutorServer.Question?) {
+    let bytes = Array(line.utf8)
+    return (try? JSONDecoder().decode(ExecutorServer.Question.self, from: Data(bytes)),
+            bytes.withUnsafeBufferPointer(ExecutorServer.Question.init(members:)))
+  }
+
+  @Test("the fast reader reads what JSONDecoder reads, or leaves the line to it", arguments: [
+    // As the harness writes them (ExecutorProtocol.md's examples).
+    #"{"id":1,"function":"leadingBlanks","month":1541300400,"calendar":{"identifier":"gregorian","timeZone":"America/Sao_Paulo","firstWeekday":1,"minimumDaysInFirstWeek":1,"locale":""}}"#,
+    #"{"id":2,"function":"role","day":-86400.5,"selection":{"start":0,"end":null},"calendar":{"identifier":"hebrew","timeZone":"UTC","firstWeekday":2,"minimumDaysInFirstWeek":4,"locale":"he_IL"}}"#,
+    #"{"id":3,"function":"paging","month":0,"offset":-1,"calendar":{"identifier":"chinese","timeZone":"Asia/Tehran","firstWeekday":7,"minimumDaysInFirstWeek":1,"locale":"zh_CN"}}"#,
+    #"{"id":4,"function":"text","kind":"header","date":1e9,"locale":"sr_Cyrl_ME","calendar":{"identifier":"gregorian","timeZone":"UTC","firstWeekday":1,"minimumDaysInFirstWeek":1,"locale":""}}"#,
+    #"{"id":0,"function":"hello","protocol":"conformance-executor/1"}"#,
+    // Escapes, white space, another member order, members unknown or null.
+    #" { "function" : "fieldDate", "text":"2018-11-04 ", "id":5, "extra":[1,{"a":2}], "locale":"en_US", "calendar":{"locale":"","minimumDaysInFirstWeek":1,"firstWeekday":1,"timeZone":"UTC","identifier":"gregorian"}} "#,
+    #"{"id":6,"function":"nights","start":1,"end":2,"calendar":null,"selection":null}"#,
+    // What JSONDecoder judges: a wrong type, a fraction where an integer goes, a calendar
+    // without a member, a disclosure's actions, not JSON.
+    #"{"id":7,"function":"closes","old":"1","new":2}"#,
+    #"{"id":8.0,"function":"closes","old":1,"new":2}"#,
+    #"{"id":9,"function":"paging","month":0,"offset":1.5}"#,
+    #"{"id":10,"function":"days","month":0,"calendar":{"identifier":"gregorian","timeZone":"UTC","firstWeekday":1,"locale":""}}"#,
+    #"{"id":11,"function":"disclosure","kind":"dates","start":0,"actions":[{"action":"tap"},{"action":"select","date":86400}],"locale":"en_US"}"#,
+    #"{"id":12,"function":"role","day":0,"selection":{"start":"x"}}"#,
+    #"{"id":13,"function":"closes""#,
+  ])
+  func sameAsJSONDecoder(line: String) {
+    let (decoded, fast) = Self.both(line)
+    if let fast { #expect(fast == decoded, "\(line)") }
+  }
+
+  @Test("every question the harness writes is read by the fast reader")
+  func harnessQuestionsAreFast() {
+    for line in [
+      #"{"id":1,"function":"leadingBlanks","month":1541300400,"calendar":{"identifier":"gregorian","timeZone":"America/Sao_Paulo","firstWeekday":1,"minimumDaysInFirstWeek":1,"locale":""}}"#,
+      #"{"id":2,"function":"role","day":-86400.5,"selection":{"start":0,"end":null},"calendar":{"identifier":"hebrew","timeZone":"UTC","firstWeekday":2,"minimumDaysInFirstWeek":4,"locale":"he_IL"}}"#,
+    ] {
+      let (decoded, fast) = Self.both(line)
+      #expect(fast != nil && fast == decoded, "\(line)")
+    }
+    // By hand: the second's selection has a start and no end, its day is half a second past
+    // 1969-12-30 00:00 UTC.
+    let role = Self.both(#"{"id":2,"function":"role","day":-86400.5,"selection":{"start":0,"end":null},"calendar":{"identifier":"hebrew","timeZone":"UTC","firstWeekday":2,"minimumDaysInFirstWeek":4,"locale":"he_IL"}}"#).fast
+    #expect(role?.day == -86400.5 && role?.selection == ExecutorServer.SelectionFields(start: 0, end: nil))
+    #expect(role?.calendar?.minimumDaysInFirstWeek == 4 && role?.calendar?.locale == "he_IL")
+  }
+}
+
 @Suite("An executor that cannot start is bad input")
 struct ExecutorInputTests {
   @Test("exit 2 before any work, naming the command and what went wrong, and nothing written",
