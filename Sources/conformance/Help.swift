@@ -1,3 +1,5 @@
+import Conformance
+
 /// `conformance --help`, in swift-argument-parser's layout.
 enum Help {
   static let usage = """
@@ -14,6 +16,24 @@ enum Help {
     """
 
   /// The subcommands `help <subcommand>` knows.
+  /// `--checks`' values, from the catalogue (a hand-written list once left out month-grid).
+  static var checkList: String {
+    let ids = CheckCatalog.all.map(\.id)
+    var lines: [String] = []
+    var line = "all, or a comma list of:"
+    for (index, id) in ids.enumerated() {
+      let word = id + (index < ids.count - 1 ? "," : " (default: all)")
+      if line.count + 1 + word.count > 62 {
+        lines.append(line)
+        line = word
+      } else {
+        line += " " + word
+      }
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n" + String(repeating: " ", count: 30))
+  }
+
   static let topics = ["explain", "bench", "merge", "self-test", "executor", "costs"]
 
   /// The options a subcommand (`nil`: a sweep) takes, for "did you mean".
@@ -169,10 +189,7 @@ enum Help {
       --time-zones <set>      core, all (every libicu zone; aliases with their canonical
                               zone's rules are folded into it), a comma list, or @file
                               (default: core)
-      --checks <list>         all, or a comma list of: leading-blanks, weekday-symbols,
-                              same-day-closing, range-roles, month-days, month-paging,
-                              stay-nights, return-clamp, date-text, field-roundtrip,
-                              disclosure, calendar-invariants (default: all)
+      --checks <list>         \(checkList)
       --years <A...B>         the window of Gregorian years swept (default: 1970...2037)
       --transitions <sample>  all, or shapes (first and last of each kind of transition per
                               zone) (default: shapes for core zones, all otherwise)

@@ -148,6 +148,8 @@ struct CommandLineTests {
   func helpAndVersion() throws {
     let help = try Executable.run(["--help"])
     #expect(help.status == 0 && help.out.contains("OVERVIEW:") && help.out.contains("SUBCOMMANDS"))
+    // Every check a run can sweep is named under --checks.
+    for check in CheckCatalog.all.map(\.id) { #expect(help.out.contains(" \(check),") || help.out.contains(" \(check) (default"), "\(check)") }
     // Each subcommand's own help, asked either way.
     for topic in ["explain", "bench", "merge", "self-test"] {
       for arguments in [["help", topic], [topic, "--help"]] {
