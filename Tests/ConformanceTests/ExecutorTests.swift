@@ -197,6 +197,50 @@ struct QuestionReadingTests {
   }
 }
 
+@Suite("The harness reads replies")
+struct ReplyReadingTests {
+  @Test("the fast reader reads what JSONDecoder reads, or leaves the reply to it", arguments: [
+    // Every answer type the protocol has.
+    #"{"id":1,"answer":3}"#, #"{"id":2,"answer":-0}"#, #"{"id":3,"answer":true}"#, #"{"id":4,"answer":null}"#,
+    #"{"id":5,"answer":"middle"}"#, #"{"id":6,"answer":[1541300400,1541386800,-86400]}"#,
+    #"{"id":7,"answer":["Su","Mo","Tu","We","Th","Fr","Sa"]}"#,
+    #"{"id":8,"answer":"\u00e9t\u00e9 \"quoted\" \ud83d\ude00"}"#,
+    #"{"answer":[[1,2],[],[null,"x",false]],"id":9}"#, #"{ "id" : 10 , "unsupported" : "no Chinese" }"#,
+    #"{"id":11,"error":"TypeError: x is not a function"}"#,
+    // Left to JSONDecoder: a fraction, an exponent, an object, a lone surrogate, an id that is
+    // not an integer, an error that is not a string, a number too long, broken JSON.
+    #"{"id":12,"answer":1541300400.5}"#, #"{"id":13,"answer":1e3}"#, #"{"id":14,"answer":{"start":0}}"#,
+    #"{"id":15,"answer":"\ud800"}"#, #"{"id":16.5,"answer":1}"#, #"{"id":"17","answer":1}"#,
+    #"{"id":18,"error":7}"#, #"{"id":19,"answer":12345678901234567890}"#, #"{"id":20,"answer":"#,
+    #"{"id":21}"#, #"[1,2]"#,
+  ])
+  func sameAsJSONDecoder(line: String) {
+    let bytes = Array(line.utf8)
+    let decoded = try? JSONDecoder().decode(ExecutorWire.Reply.self, from: Data(bytes))
+    if let fast = bytes.withUnsafeBufferPointer(ExecutorWire.Reply.init(members:)) {
+      #expect(fast == decoded, "\(line)")
+    }
+  }
+
+  @Test("bytes that are not UTF-8 are JSONDecoder's to refuse, never read as text")
+  func invalidUTF8() {
+    let bytes = Array(#"{"id":1,"answer":"caf"#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)
+    #expect(bytes.withUnsafeBufferPointer(ExecutorWire.Reply.init(members:)) == nil)
+  }
+
+  @Test("the usual answers are read by the fast reader, as written by hand")
+  func usualAnswers() {
+    func fast(_ line: String) -> ExecutorWire.Reply? {
+      Array(line.utf8).withUnsafeBufferPointer(ExecutorWire.Reply.init(members:))
+    }
+    #expect(fast(#"{"id":6,"answer":[1541300400,-86400]}"#)?.answer == .array([.int(1541300400), .int(-86400)]))
+    let null = fast(#"{"id":4,"answer":null}"#)
+    #expect(null?.hasAnswer == true && null?.answer == .null)
+    let unsupported = fast(#"{"id":10,"unsupported":"no Chinese"}"#)
+    #expect(unsupported?.hasAnswer == false && unsupported?.unsupported == "no Chinese")
+  }
+}
+
 @Suite("An executor that cannot start is bad input")
 struct ExecutorInputTests {
   @Test("exit 2 before any work, naming the command and what went wrong, and nothing written",

@@ -293,7 +293,8 @@ final class ExecutorClient: Sendable {
       state.known = [:]
       var breaker = state.breaker
       let end = process.exchange(text, idle: idle) { line in
-        let reply = try? Self.decoder.decode(ExecutorWire.Reply.self, from: Data(line))
+        let reply = line.withUnsafeBufferPointer(ExecutorWire.Reply.init(members:))
+          ?? (try? Self.decoder.decode(ExecutorWire.Reply.self, from: Data(line)))
         let index: Int
         if let reply, let id = reply.id, let at = ids[id], !answered.contains(at) {
           index = at
