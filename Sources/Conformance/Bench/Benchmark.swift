@@ -26,10 +26,18 @@ public enum Benchmark {
     public var errored: Int
     /// Cases the breaker reported "not run".
     public var notRun: Int
-    /// Whether an executor answered for the subject (`--subject exec:`): held to the same
-    /// 3 × as the storms, and expected to exit as the clean run did.
+    /// Whether an executor answered for the subject (`--subject exec:`): held to 1.5 × the
+    /// clean run of its selection (2 × on the small one), and expected to exit as it did.
     public var executor = false
+    /// The selection: the core corpus, or `small` (3 zones, 3 calendars, 4 locales, 11
+    /// years, where starting the executors weighs most).
+    public var selection = "core"
   }
+
+  /// Issue 31's small selection for the executor's row.
+  static let smallSelection = ["--time-zones", "UTC,America/Sao_Paulo,Asia/Tehran", "--calendars",
+                               "gregorian,hebrew,chinese", "--locales", "en_US,de_DE,ar_EG,zh_CN",
+                               "--years", "2015...2025"]
 
   /// One measured run.
   public struct Phase: Sendable {
@@ -234,6 +242,17 @@ public enum Benchmark {
     storms.append(executor)
     log(String(format: "executor (exec:conformance executor): %.1f s, exit %d, %d errored", executor.wall,
                executor.status, executor.errored))
+    let waiverArguments = ["--waivers", corporaDirectory.appendingPathComponent(Corpus.Files.waivers).path]
+    var smallClean = try storm("small", fault: nil, corporaDirectory: corporaDirectory, jobs: jobs,
+                               out: scratch.appendingPathComponent("small"), extra: smallSelection + waiverArguments)
+    smallClean.selection = "small"
+    var smallExecutor = try storm("small executor", fault: nil, corporaDirectory: corporaDirectory, jobs: jobs,
+                                  out: scratch.appendingPathComponent("small-executor"),
+                                  extra: smallSelection + waiverArguments + ["--subject", "exec:'\(me)' executor"])
+    (smallExecutor.selection, smallExecutor.executor) = ("small", true)
+    storms += [smallClean, smallExecutor]
+    log(String(format: "small selection: %.1f s in-process, %.1f s through the executor", smallClean.wall,
+               smallExecutor.wall))
 
     return Report(
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
