@@ -33,6 +33,16 @@ struct JSONMembers {
     ranges = found
   }
 
+  /// Member `index` read by `read` when present and not `null`, else `nil`; a member present
+  /// that `read` does not read clears `sure` (the caller then leaves the whole object to
+  /// `JSONDecoder`).
+  func optional<T>(_ index: Int, sure: inout Bool, _ read: (Int) -> T?) -> T? {
+    guard has(index) else { return nil }
+    let value = read(index)
+    if value == nil { sure = false }
+    return value
+  }
+
   /// Whether member `index` is present and not `null`.
   func has(_ index: Int) -> Bool {
     guard let range = ranges[index] else { return false }

@@ -335,13 +335,7 @@ extension ExecutorServer.Question {
       !object.has(18)  // actions: disclosure's, rare, left to JSONDecoder
     else { return nil }
     var sure = true
-    /// An optional member: absent or null is `nil`; of another type, not sure.
-    func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? {
-      guard object.has(index) else { return nil }
-      let value = read(index)
-      if value == nil { sure = false }
-      return value
-    }
+    func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? { object.optional(index, sure: &sure, read) }
     self.id = id
     self.function = function
     self.protocol = optional(2, object.string)

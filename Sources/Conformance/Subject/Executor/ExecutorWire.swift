@@ -92,12 +92,7 @@ enum ExecutorWire {
         let object = JSONMembers(bytes, wanted: ["id", "answer", "unsupported", "error"])
       else { return nil }
       var sure = true
-      func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? {
-        guard object.has(index) else { return nil }
-        let value = read(index)
-        if value == nil { sure = false }
-        return value
-      }
+      func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? { object.optional(index, sure: &sure, read) }
       id = optional(0, object.int)
       hasAnswer = object.range(1) != nil
       answer = hasAnswer ? object.text(1).flatMap(Self.plainValue) : nil
