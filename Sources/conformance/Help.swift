@@ -253,8 +253,9 @@ enum Help {
                               make the subject fail on matching cases; kind: trap, hang,
                               closed-range, week-of-year, leak
       CONFORMANCE_CASE_TIMEOUT
-                              the CPU seconds a case may spend in a worker before it
-                              counts as hung (10; 3 × that in wall time)
+                              the CPU seconds every case may spend in a worker before it
+                              counts as hung (default: 5 × the slowest case of its class in
+                              Corpora/step-costs.json, 2 to 10 s; 3 × that in wall time)
       CONFORMANCE_STEP_TIMEOUT
                               the least seconds a worker may leave a request unanswered (60)
       CONFORMANCE_EXECUTOR_TIMEOUT

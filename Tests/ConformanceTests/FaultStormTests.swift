@@ -111,23 +111,110 @@ struct BreakerTests {
                    sharing: 1) == "null")
   }
 
-  @Test("limits: the same CPU for every case whatever ran before, 3 × in wall time; bad settings exit 2")
+  @Test("limits: 5 × the slowest case of the case's check and calendar in the model, 2 s to 10 s of CPU, whatever ran before; 3 × in wall time; bad settings exit 2")
   func limits() throws {
-    // 10 s of CPU by default, 30 s of wall: five times the full sweep's slowest case.
-    var limits = WorkerLimits()
-    #expect(limits.caseLimit == CaseLimit(cpu: 10, wall: 30))
+    // A model by hand: same-day-closing met a 1.2 s case in chinese and 0.3 s in dangi, none
+    // in gregorian that lasted a poll; range-roles met 2.5 s; weekday-symbols was never
+    // timed (no slowest case). A zone class's rate says nothing of the limit.
+    let costs = StepCosts(measured: "by hand", checks: [
+      "same-day-closing": .init(perCase: 1000, slowestCase: 1.2, calendars: [
+        "chinese": .init(perCase: 7000, slowestCase: 1.2, zoneClasses: [
+          "skipped-midnight": .init(perCase: 14000, slowestCase: 0.1)]),
+        "dangi": .init(perCase: 5000, slowestCase: 0.3),
+        "gregorian": .init(perCase: 100, slowestCase: 0)]),
+      "range-roles": .init(perCase: 50000, slowestCase: 2.5),
+      "weekday-symbols": .init(perCase: 20)])
+    var limits = WorkerLimits(costs: costs)
+    func limit(_ check: String, _ calendar: String?) -> CaseLimit {
+      limits.caseLimit(check: check, calendar: calendar)
+    }
+    // 5 × 1.2 s; 5 × 0.3 s and 5 × 0 are under the 2 s floor; a calendar the model lacks
+    // takes its check's.
+    #expect(limit("same-day-closing", "chinese") == CaseLimit(cpu: 6, wall: 18))
+    #expect(limit("same-day-closing", "dangi") == CaseLimit(cpu: 2, wall: 6))
+    #expect(limit("same-day-closing", "gregorian") == CaseLimit(cpu: 2, wall: 6))
+    #expect(limit("same-day-closing", "hebrew") == CaseLimit(cpu: 6, wall: 18))
+    // 5 × 2.5 s is past the 10 s ceiling; a check never timed, or unknown, gets the ceiling.
+    #expect(limit("range-roles", "chinese") == CaseLimit(cpu: 10, wall: 30))
+    #expect(limit("weekday-symbols", "gregorian") == CaseLimit(cpu: 10, wall: 30))
+    #expect(limit("month-grid", nil) == CaseLimit(cpu: 10, wall: 30))
     // A slow case seen before does not raise the next one's limit (it used to: 50 × it).
-    limits.observe("same-day-closing", slowestCaseCPU: 1.2, jobSeconds: 2)
-    #expect(limits.caseLimit == CaseLimit(cpu: 10, wall: 30))
-    // A request: 60 s, or twice the wall limit + 10 s (70), or 20 × the longest request.
+    limits.observe("same-day-closing", slowestCaseCPU: 4, jobSeconds: 2)
+    #expect(limit("same-day-closing", "dangi") == CaseLimit(cpu: 2, wall: 6))
+    // A request: 60 s, or twice the ceiling's wall limit + 10 s (70), or 20 × the longest request.
     #expect(limits.jobLimit("month-days") == 70)
     limits.observe("month-days", slowestCaseCPU: 0.1, jobSeconds: 5)
     limits.observe("month-days", slowestCaseCPU: 0.05, jobSeconds: 1)
     #expect(limits.jobLimit("month-days") == 100)
-    let fromEnvironment = try WorkerLimits.fromEnvironment(["CONFORMANCE_CASE_TIMEOUT": "0.5"])
-    #expect(fromEnvironment.caseLimit == CaseLimit(cpu: 0.5, wall: 1.5))
+    // CONFORMANCE_CASE_TIMEOUT is every case's limit, the model's classes aside.
+    let fromEnvironment = try WorkerLimits.fromEnvironment(["CONFORMANCE_CASE_TIMEOUT": "0.5"], costs: costs)
+    #expect(fromEnvironment.caseLimit(check: "range-roles", calendar: nil) == CaseLimit(cpu: 0.5, wall: 1.5))
+    #expect(fromEnvironment.caseLimit(check: "same-day-closing", calendar: "gregorian") == CaseLimit(cpu: 0.5, wall: 1.5))
     #expect(fromEnvironment.jobLimit("x") == 60)
     #expect(throws: InputError.self) { try WorkerLimits.fromEnvironment(["CONFORMANCE_STEP_TIMEOUT": "-1"]) }
+  }
+
+  @Test("the cost model's slowest case per check and calendar: the most any of their steps met, 0 for a worker's steps without one")
+  func slowestCaseFit() throws {
+    // Steps of same-day-closing by hand: chinese in two zones, 0.4 s and 1.3 s slowest; dangi
+    // in one whose worker saw no case last a poll.
+    func step(_ index: Int, calendar: String, zone: String, slowest: Double?) -> StepRecord {
+      var counts = StatusCounts()
+      counts.passed = 10
+      var record = StepRecord(index: index, check: "same-day-closing", name: "x",
+                              plan: "same-day-closing|calendar=\(calendar)|zone=\(zone)\t\t\t", counts: counts,
+                              seconds: 1)
+      record.slowestCaseCPUSeconds = slowest
+      return record
+    }
+    let classes = ["Asia/Chita": "skipped-midnight", "America/Havana": "repeated-midnight"]
+    let steps = [step(0, calendar: "chinese", zone: "Asia/Chita", slowest: 0.4),
+                 step(1, calendar: "chinese", zone: "America/Havana", slowest: 1.3),
+                 step(2, calendar: "dangi", zone: "America/Havana", slowest: nil)]
+    let isolated = StepCosts.fit(steps, zoneClasses: classes, measured: "by hand", isolated: true)
+    let check = isolated.checks["same-day-closing"]
+    #expect(check?.slowestCase == 1.3)
+    #expect(check?.calendars?["chinese"]?.slowestCase == 1.3)
+    #expect(check?.calendars?["dangi"]?.slowestCase == 0)
+    // Not per zone class: a zone's class depends on the years a run sweeps.
+    #expect(check?.calendars?["chinese"]?.zoneClasses?["skipped-midnight"] != nil)
+    #expect(check?.calendars?["chinese"]?.zoneClasses?["skipped-midnight"]?.slowestCase == nil)
+    #expect(isolated.slowestCase(check: "same-day-closing", calendar: "dangi") == 0)
+    // In process nothing timed a case: a step without one says nothing of its calendar.
+    let inProcess = StepCosts.fit(steps, zoneClasses: classes, measured: "by hand")
+    #expect(inProcess.checks["same-day-closing"]?.calendars?["dangi"]?.slowestCase == nil)
+    #expect(inProcess.slowestCase(check: "same-day-closing", calendar: "dangi") == 1.3)
+  }
+
+  @Test("the same case gets the same limit and verdict in a single run and in each shard: same-day-closing · chinese · Asia/Chita 2014-10-24 (1.2 s of Foundation's CPU) passes in both")
+  func sameLimitInEveryShard() throws {
+    // The limit from the committed model, read here as plain JSON: 5 × the slowest case of
+    // same-day-closing · chinese, 2 s to 10 s.
+    let model = try #require(try JSONSerialization.jsonObject(
+      with: Data(contentsOf: corpora.appendingPathComponent("step-costs.json"))) as? [String: Any])
+    let chinese = (((model["checks"] as? [String: Any])?["same-day-closing"] as? [String: Any])?["calendars"]
+      as? [String: Any])?["chinese"] as? [String: Any]
+    let slowest = try #require(chinese?["slowestCase"] as? Double)
+    let expected = min(10, max(2, 5 * slowest))
+    let selection = ["--checks", "same-day-closing", "--calendars", "chinese",
+                     "--time-zones", "Asia/Chita,America/Asuncion", "--years", "2014...2014",
+                     "--record", "all", "--jobs", "2"]
+    let single = try ExecutableRun(selection, environment: [:])
+    let shards = try (1...2).map { try ExecutableRun(selection + ["--shard", "\($0)/2"], environment: [:]) }
+    let chita = "same-day-closing|calendar=chinese|zone=Asia/Chita|month=2014-10-24"
+    for run in [single] + shards {
+      let limits = try #require(run.record.run.isolation?.checks.first { $0.check == "same-day-closing" })
+      #expect(limits.caseCPULimitSeconds == expected)
+      #expect(limits.leastCaseCPULimitSeconds == expected)
+      #expect(run.summary.errored == 0, "\(run.stdout)")
+    }
+    // Each case in one shard, with the verdict it has in the single run.
+    #expect(shards.map(\.cases.count).reduce(0, +) == single.cases.count)
+    #expect(shards.allSatisfy { !$0.cases.isEmpty })
+    let inShards = Dictionary(shards.flatMap(\.cases).map { ($0.id.description, $0.status) }, uniquingKeysWith: { a, _ in a })
+    for record in single.cases { #expect(inShards[record.id.description] == record.status, "\(record.id)") }
+    let verdict = try #require(single.cases.first { $0.id.description == chita }?.status)
+    #expect(verdict != .errored)
   }
 
   @Test("the watchdog times a case from the first poll that sees it: CPU past the limit, or wall past its own")

@@ -6,10 +6,10 @@ import ICUOracle
 /// that traps or hangs costs the cases it touches, not the run.
 ///
 /// Steps go to workers in plan order, a bounded number ahead of delivery. Each case runs
-/// under a limit derived from its check's cases so far (`WorkerLimits`); the worker's
-/// watchdog stops one past it. When a worker dies or stops a case, the slot file names the
-/// case: it becomes `errored` with the fault's signature, the cases before it are asked
-/// again and those after it go on in a new worker, unless the `Breaker` has tripped for
+/// under a limit derived from the cost model's slowest case of its check and calendar
+/// (`WorkerLimits`); the worker's watchdog stops one past it. When a worker dies or stops a
+/// case, the slot file names the case: it becomes `errored` with the fault's signature, the
+/// cases before it are asked again and those after it go on in a new worker, unless the `Breaker` has tripped for
 /// that check and calendar, which reports them "not run" (in their detail; their pattern is
 /// the fault's signature). Results are delivered in plan order as `stepEnded` events, the
 /// same step records an in-process run delivers.
@@ -368,9 +368,14 @@ public final class IsolatedRunner: Sendable {
 
   /// Asks `worker` for `job` and files what comes of it; `false` when the worker is gone.
   private func ask(_ worker: WorkerProcess, _ job: Job) -> Bool {
-    let check = plan.checks[step(job.step).checkIndex].id
-    let (limit, timeout) = schedule.update { ($0.limits.caseLimit, $0.limits.jobLimit(check)) }
-    let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step(job.step)), positions: job.positions,
+    let step = step(job.step)
+    let check = plan.checks[step.checkIndex].id
+    let (limit, timeout) = schedule.update { state in
+      let limit = state.limits.caseLimit(check: check, calendar: step.group.calendar)
+      state.limits.gave(limit, check: check)
+      return (limit, state.limits.jobLimit(check))
+    }
+    let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step), positions: job.positions,
                                 limit: limit)
     switch worker.ask(request, timeout: timeout) {
     case .answered(let reply):
@@ -383,7 +388,9 @@ public final class IsolatedRunner: Sendable {
         abandon(HarnessError("a worker answered \(request) with something else"))
         return true
       }
-      answered(job, record, slowestCaseCPU: reply.slowestCaseCPU ?? 0)
+      var timed = record
+      if let slowest = reply.slowestCaseCPU, slowest > 0 { timed.slowestCaseCPUSeconds = slowest }
+      answered(job, timed, slowestCaseCPU: reply.slowestCaseCPU ?? 0)
       return true
     case .died(let death):
       if schedule.update({ $0.cancelled }) { return false }

@@ -1,54 +1,93 @@
 import Foundation
 
-/// The limits a worker's cases and requests run under. A case may spend `caseCPU` seconds of
-/// CPU (10, or `CONFORMANCE_CASE_TIMEOUT`) and `wallFactor` times that in wall time (for a
-/// case that blocks), whatever ran before it: a limit that grew with the slowest case seen
-/// so far judged `same-day-closing` · chinese · Asia/Chita 2014-10-24 (1.2 s of Foundation's
-/// own CPU) hung in a fresh worker and passed in one that had met a slow case, so a single
-/// run and its shards disagreed. The full sweep's slowest case that finishes is a
-/// `range-roles` one of 2.0 s (`run.isolation` of its 8 shards), a fifth of the limit.
+/// The limits a worker's cases and requests run under.
+///
+/// A case's CPU limit is a property of the case, never of what its worker met before: a
+/// limit that grew with the slowest case seen so far judged `same-day-closing` · chinese ·
+/// Asia/Chita 2014-10-24 (1.2 s of Foundation's own CPU) hung in a fresh worker and passed
+/// in one that had met a slow case, so a single run and its shards disagreed. It is
+/// `slowestFactor` times the slowest case the committed cost model met in the case's check
+/// and calendar (`StepCosts.Rate.slowestCase`), at least `floorCPU`, at most
+/// `caseCPU` (10 s: the limit every case had before, and what a case of a check the model
+/// never timed gets). A systematic hang in a cheap check then costs 2 s a case instead of
+/// 10, which is what keeps a hang storm within 3 × a clean run. `CONFORMANCE_CASE_TIMEOUT`
+/// sets every case's limit instead. A case may spend `wallFactor` times its CPU limit in
+/// wall time (for a case that blocks).
+///
 /// A request may stay unanswered `jobFactor` times the longest request of its check, at
 /// least `jobFloor` (the worker's own watchdog should answer long before: this only catches
 /// a worker that cannot).
 struct WorkerLimits: Sendable {
+  /// The most CPU any case may spend; every case's, when `fixed`.
   var caseCPU: Double
+  var fixed = false
+  /// Where each case's limit comes from, when not `fixed`.
+  var costs = StepCosts.uniform
   var wallFactor = 3.0
   var jobFloor: Double
   var jobFactor = 20.0
   static let defaultCaseCPU = 10.0
+  /// The least CPU limit of a case: a calendar whose cases all take milliseconds keeps a margin
+  /// for a fresh worker's first case, which loads Foundation's data (0.74 s for a `month-days`
+  /// case whose step took 0.035 s in a warm worker), and for a slower machine. A debug build
+  /// needs none of its own: the slow cases are Foundation's and ICU's time, prebuilt (the
+  /// core corpus's ten steps with a case of 0.1 s or more: each as slow or slower in release).
+  static let floorCPU = 2.0
+  static let slowestFactor = 5.0
   /// Seconds a worker may take to load the corpus.
   var startup = 300.0
   private var slowestCase: [String: Double] = [:]
   private var longestJob: [String: Double] = [:]
+  /// Per check, the least and most CPU limit its cases were given.
+  private var given: [String: (least: Double, most: Double)] = [:]
 
-  init(caseCPU: Double = WorkerLimits.defaultCaseCPU, jobFloor: Double = 60) {
+  init(caseCPU: Double = WorkerLimits.defaultCaseCPU, fixed: Bool = false, costs: StepCosts = .uniform,
+       jobFloor: Double = 60) {
     self.caseCPU = caseCPU
+    self.fixed = fixed
+    self.costs = costs
     self.jobFloor = jobFloor
   }
 
-  /// From `CONFORMANCE_CASE_TIMEOUT` (the case floor, CPU seconds) and
-  /// `CONFORMANCE_STEP_TIMEOUT` (the request floor, seconds), or defaults; a value that is
-  /// not a positive number is bad input, not a silent default.
+  /// From `CONFORMANCE_CASE_TIMEOUT` (every case's limit, CPU seconds) and
+  /// `CONFORMANCE_STEP_TIMEOUT` (the request floor, seconds), or the model's limits; a value
+  /// that is not a positive number is bad input, not a silent default.
   static func fromEnvironment(
-    _ environment: [String: String] = ProcessInfo.processInfo.environment
+    _ environment: [String: String] = ProcessInfo.processInfo.environment, costs: StepCosts = .uniform
   ) throws(InputError) -> WorkerLimits {
-    func seconds(_ name: String, default value: Double) throws(InputError) -> Double {
-      guard let text = environment[name] else { return value }
+    func seconds(_ name: String) throws(InputError) -> Double? {
+      guard let text = environment[name] else { return nil }
       guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
         throw InputError("\(name)=\(text): expected a positive number of seconds")
       }
       return seconds
     }
-    return WorkerLimits(caseCPU: try seconds("CONFORMANCE_CASE_TIMEOUT", default: defaultCaseCPU),
-                        jobFloor: try seconds("CONFORMANCE_STEP_TIMEOUT", default: 60))
+    let fixed = try seconds("CONFORMANCE_CASE_TIMEOUT")
+    return WorkerLimits(caseCPU: fixed ?? defaultCaseCPU, fixed: fixed != nil, costs: costs,
+                        jobFloor: try seconds("CONFORMANCE_STEP_TIMEOUT") ?? 60)
   }
 
-  /// The same for every case of every check: a verdict must not depend on what its worker
-  /// happened to evaluate before.
-  var caseLimit: CaseLimit { CaseLimit(cpu: caseCPU, wall: wallFactor * caseCPU) }
+  /// The limit of every case of `check` in `calendar`: the same in every run and every shard,
+  /// whatever its worker evaluated before or the run selected.
+  func caseLimit(check: String, calendar: String?) -> CaseLimit {
+    var cpu = caseCPU
+    if !fixed, let slowest = costs.slowestCase(check: check, calendar: calendar) {
+      cpu = min(caseCPU, max(Self.floorCPU, Self.slowestFactor * slowest))
+    }
+    return CaseLimit(cpu: cpu, wall: wallFactor * cpu)
+  }
+
+  /// The most any case may have: what a request's limit leaves room for.
+  var ceiling: CaseLimit { CaseLimit(cpu: caseCPU, wall: wallFactor * caseCPU) }
 
   func jobLimit(_ check: String) -> Double {
-    max(jobFloor, jobFactor * longestJob[check, default: 0], 2 * caseLimit.wall + 10)
+    max(jobFloor, jobFactor * longestJob[check, default: 0], 2 * ceiling.wall + 10)
+  }
+
+  /// Notes the limit a case of `check` was given, for `run.isolation`.
+  mutating func gave(_ limit: CaseLimit, check: String) {
+    let known = given[check] ?? (limit.cpu, limit.cpu)
+    given[check] = (min(known.least, limit.cpu), max(known.most, limit.cpu))
   }
 
   mutating func observe(_ check: String, slowestCaseCPU: Double, jobSeconds: Double) {
@@ -56,18 +95,25 @@ struct WorkerLimits: Sendable {
     longestJob[check] = max(longestJob[check, default: 0], jobSeconds)
   }
 
-  /// The limits each check ended the run with, for `results.json`.
+  /// The limits each check's cases were given, for `results.json`.
   func summary(checks: [String], breaker: Breaker) -> IsolationSummary {
     IsolationSummary(
-      rule: "a case may spend \(Self.number(caseCPU)) s of CPU and \(Self.number(wallFactor)) × "
-        + "that in wall time, whatever ran before it; the breaker trips after \(breaker.threshold) faults in a row in "
-        + "one zone of a check and calendar (the whole calendar in a storm)",
+      rule: fixed
+        ? "a case may spend \(Self.number(caseCPU)) s of CPU (CONFORMANCE_CASE_TIMEOUT) and "
+          + "\(Self.number(wallFactor)) × that in wall time; the breaker trips after \(breaker.threshold) faults in a row in "
+          + "one zone of a check and calendar (the whole calendar in a storm)"
+        : "a case may spend \(Self.number(Self.slowestFactor)) × the CPU of the slowest case of its check "
+          + "and calendar in the cost model (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s), "
+          + "whatever ran before it, and \(Self.number(wallFactor)) × that in wall time; the breaker trips after "
+          + "\(breaker.threshold) faults in a row in one zone of a check and calendar (the whole calendar in a storm)",
       checks: checks.map { check in
-        let limit = caseLimit
-        return IsolationSummary.CheckLimits(
+        let limits = given[check] ?? (ceiling.cpu, ceiling.cpu)
+        var entry = IsolationSummary.CheckLimits(
           check: check, slowestCaseCPUSeconds: slowestCase[check, default: 0],
-          caseCPULimitSeconds: limit.cpu, caseWallLimitSeconds: limit.wall,
+          caseCPULimitSeconds: limits.most, caseWallLimitSeconds: wallFactor * limits.most,
           requestLimitSeconds: jobLimit(check))
+        entry.leastCaseCPULimitSeconds = limits.least
+        return entry
       },
       breakerThreshold: breaker.threshold,
       trips: breaker.trips.values.sorted { $0.group < $1.group })
@@ -84,8 +130,11 @@ public struct IsolationSummary: Codable, Sendable, Equatable {
   public struct CheckLimits: Codable, Sendable, Equatable {
     public var check: String
     public var slowestCaseCPUSeconds: Double
+    /// The most CPU (and wall time) a case of the check was given.
     public var caseCPULimitSeconds: Double
     public var caseWallLimitSeconds: Double
+    /// The least CPU a case of the check was given (absent before limits differed by calendar).
+    public var leastCaseCPULimitSeconds: Double?
     public var requestLimitSeconds: Double
   }
 
@@ -133,6 +182,11 @@ public struct IsolationSummary: Codable, Sendable, Equatable {
         var check = night.checks[at]
         check.slowestCaseCPUSeconds = max(check.slowestCaseCPUSeconds, limits.slowestCaseCPUSeconds)
         check.requestLimitSeconds = max(check.requestLimitSeconds, limits.requestLimitSeconds)
+        check.caseCPULimitSeconds = max(check.caseCPULimitSeconds, limits.caseCPULimitSeconds)
+        check.caseWallLimitSeconds = max(check.caseWallLimitSeconds, limits.caseWallLimitSeconds)
+        if let least = limits.leastCaseCPULimitSeconds {
+          check.leastCaseCPULimitSeconds = min(check.leastCaseCPULimitSeconds ?? least, least)
+        }
         night.checks[at] = check
       }
       for trip in shard.trips {

@@ -20,6 +20,10 @@ public struct StepRecord: Sendable, Codable, Equatable {
   public var seconds: Double
   /// CPU seconds of the thread that evaluated it (the benchmark's split).
   public var cpuSeconds = 0.0
+  /// CPU seconds of its slowest case, as a worker's watchdog saw it (to within a poll, 20 ms;
+  /// `nil` in process, or when no case lasted a poll): what `StepCosts` derives each class's
+  /// case limit from.
+  public var slowestCaseCPUSeconds: Double?
   /// Why the step's first skipped case was skipped.
   public var skipReason: String?
   /// Skipped cases by reason.
@@ -99,6 +103,9 @@ public struct StepRecord: Sendable, Codable, Equatable {
     counts.add(other.counts)
     seconds += other.seconds
     cpuSeconds += other.cpuSeconds
+    if let slowest = other.slowestCaseCPUSeconds {
+      slowestCaseCPUSeconds = max(slowestCaseCPUSeconds ?? 0, slowest)
+    }
     if skipReason == nil { skipReason = other.skipReason }
     skipReasons.merge(other.skipReasons, uniquingKeysWith: +)
     cells.mergeCounts(other.cells)
@@ -120,6 +127,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
   enum CodingKeys: String, CodingKey {
     case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
     case baselineClasses, waiverMatches, cases, waiverContradictions, waiverOutOfScope
+    case slowestCaseCPUSeconds
   }
 
   public init(from decoder: any Decoder) throws {
@@ -131,6 +139,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     counts = try container.decode(StatusCounts.self, forKey: .counts)
     seconds = try container.decodeIfPresent(Double.self, forKey: .seconds) ?? 0
     cpuSeconds = try container.decodeIfPresent(Double.self, forKey: .cpuSeconds) ?? 0
+    slowestCaseCPUSeconds = try container.decodeIfPresent(Double.self, forKey: .slowestCaseCPUSeconds)
     skipReason = try container.decodeIfPresent(String.self, forKey: .skipReason)
     skipReasons = try container.decodeIfPresent([String: Int].self, forKey: .skipReasons) ?? [:]
     cells = try container.decodeIfPresent([String: [String: PassCount]].self, forKey: .cells) ?? [:]
@@ -154,6 +163,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     try container.encode(counts, forKey: .counts)
     try container.encode(seconds.rounded(toPlaces: 3), forKey: .seconds)
     try container.encode(cpuSeconds.rounded(toPlaces: 3), forKey: .cpuSeconds)
+    try container.encodeIfPresent(slowestCaseCPUSeconds?.rounded(toPlaces: 3), forKey: .slowestCaseCPUSeconds)
     try container.encodeIfPresent(skipReason, forKey: .skipReason)
     if !skipReasons.isEmpty { try container.encode(skipReasons, forKey: .skipReasons) }
     if !cells.isEmpty { try container.encode(cells, forKey: .cells) }
@@ -284,7 +294,7 @@ extension StepRecord: MemberDecodable {
   static let members: [StaticString] = [
     "index", "check", "name", "plan", "counts", "seconds", "cpuSeconds", "skipReason",
     "skipReasons", "cells", "baselineClasses", "waiverMatches", "cases", "waiverContradictions",
-    "waiverOutOfScope",
+    "waiverOutOfScope", "slowestCaseCPUSeconds",
   ]
 
   /// A step record as `init(from:)` reads it, walked once instead of mapped whole first: a
@@ -300,6 +310,10 @@ extension StepRecord: MemberDecodable {
     for (member, field) in [(5, \StepRecord.seconds), (6, \StepRecord.cpuSeconds)] where members.has(member) {
       guard let value = members.double(member) else { return nil }
       self[keyPath: field] = value
+    }
+    if members.has(15) {
+      guard let slowest = members.double(15) else { return nil }
+      slowestCaseCPUSeconds = slowest
     }
     if members.has(7) {
       guard let reason = members.string(7) else { return nil }

@@ -556,7 +556,9 @@ public enum HTMLReport {
       const seconds = v => v.toFixed(v < 10 ? 2 : 0) + " s";
       parts.push(el("details", {}, el("summary", {}, "Limits per check"),
         table(["check", "slowest case (CPU)", "case CPU limit", "case wall limit", "request limit"],
-          iso.checks.map(c => [el("code", {}, c[0]), seconds(c[1]), seconds(c[2]), seconds(c[3]), seconds(c[4])]))));
+          iso.checks.map(c => [el("code", {}, c[0]), seconds(c[1]),
+            c[5] < c[2] ? seconds(c[5]) + " to " + seconds(c[2]) : seconds(c[2]),
+            c[5] < c[2] ? seconds(c[5] * c[3] / c[2]) + " to " + seconds(c[3]) : seconds(c[3]), seconds(c[4])]))));
       return el("section", {id: "isolation"}, el("h2", {}, "Isolation"), ...parts);
     }
     function render() {

@@ -128,7 +128,8 @@ enum HTMLReportData {
       ("checks", .array(summary.checks.map { limits in
         .array([.string(limits.check), .double(limits.slowestCaseCPUSeconds),
                 .double(limits.caseCPULimitSeconds), .double(limits.caseWallLimitSeconds),
-                .double(limits.requestLimitSeconds)])
+                .double(limits.requestLimitSeconds),
+                .double(limits.leastCaseCPULimitSeconds ?? limits.caseCPULimitSeconds)])
       })),
     ])
   }

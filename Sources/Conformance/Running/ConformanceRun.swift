@@ -181,9 +181,12 @@ public enum ConformanceRun {
       steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
     // The time left follows the committed step costs (uniform when the file is missing).
     let costs = (try? StepCosts.load(corpora: options.request.corporaDirectory)) ?? .uniform
+    // Computed once: `corpus.zoneClasses` classifies every zone each time it is read (per
+    // step, that was over two minutes of a full sweep's start).
+    let zoneClasses = corpus.zoneClasses
     let expected = Dictionary(plan.steps.map { step in
       (step.index, costs.cost(of: step, check: plan.checks[step.checkIndex].id,
-                              zoneClass: step.group.zone.flatMap { corpus.zoneClasses[$0] }))
+                              zoneClass: step.group.zone.flatMap { zoneClasses[$0] }))
     }, uniquingKeysWith: { first, _ in first })
     let console = ConsoleRecorder(totalCases: plan.caseCount, expectedCost: expected)
     let handler: EventHandler = { event in
@@ -217,7 +220,9 @@ public enum ConformanceRun {
     if let executable = options.workerExecutable {
       recorder.completeIsolation(try IsolatedRunner(
         plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
-        limits: try .fromEnvironment(), setup: WorkerSetup(corpus: corpus), review: review,
+        // The model timed the built-in subject: an executor's cases keep the ceiling.
+        limits: try .fromEnvironment(costs: options.subjectCommand == nil ? costs : .uniform),
+        setup: WorkerSetup(corpus: corpus), review: review,
         explain: explain
       ).run(handler))
     } else {

@@ -18,13 +18,19 @@ public struct StepCosts: Sendable, Equatable, Codable {
     public var perCase: Double
     /// The share of cases that did not pass (each costs `perNonPassing` more).
     public var nonPassing: Double?
+    /// CPU seconds of the slowest case the fit's run met in the check, or in one calendar of
+    /// it, as its worker's watchdog saw it (to within a poll, 20 ms: 0 when no case lasted
+    /// one); `nil` when none of these steps ran in a worker. Each case's limit is derived
+    /// from it (`WorkerLimits`).
+    public var slowestCase: Double?
     /// Finer rates by calendar (checks' calendars) or by zone class (inside a calendar).
     public var calendars: [String: Rate]?
     public var zoneClasses: [String: Rate]?
 
-    public init(perCase: Double, nonPassing: Double? = nil, calendars: [String: Rate]? = nil,
-                zoneClasses: [String: Rate]? = nil) {
-      (self.perCase, self.nonPassing, self.calendars, self.zoneClasses) = (perCase, nonPassing, calendars, zoneClasses)
+    public init(perCase: Double, nonPassing: Double? = nil, slowestCase: Double? = nil,
+                calendars: [String: Rate]? = nil, zoneClasses: [String: Rate]? = nil) {
+      (self.perCase, self.nonPassing, self.slowestCase) = (perCase, nonPassing, slowestCase)
+      (self.calendars, self.zoneClasses) = (calendars, zoneClasses)
     }
   }
 
@@ -78,6 +84,15 @@ public struct StepCosts: Sendable, Equatable, Codable {
     return finest.perCase + (finest.nonPassing ?? 0) * perNonPassing
   }
 
+  /// CPU seconds of the slowest case the fit met in a case's check and calendar (its check's,
+  /// when it has no calendar or the model has none of it); `nil` when the model did not
+  /// measure it (no such check, or a fit without workers). Not by zone class: a zone's class
+  /// depends on the years swept, and a case's limit must not.
+  func slowestCase(check: String, calendar: String?) -> Double? {
+    guard let rate = checks[check] else { return nil }
+    return calendar.flatMap { rate.calendars?[$0]?.slowestCase } ?? rate.slowestCase
+  }
+
   /// A short digest of the rates, stated in every shard's options: shards cut with
   /// different models do not cover the plan once, so `merge` refuses to combine them.
   public var digest: String {
@@ -114,8 +129,11 @@ public struct StepCosts: Sendable, Equatable, Codable {
   /// Rates from step records (with their CPU seconds): per check, per check and calendar,
   /// and per check, calendar and zone class, each the CPU of its steps over their cases; and
   /// each step's own rate when the step costs at least `stepThreshold`.
-  public static func fit(_ steps: [StepRecord], zoneClasses: [String: String], measured: String) -> StepCosts {
-    struct Sum { var cpu = 0.0; var cases = 0; var nonPassing = 0 }
+  /// A step of an `isolated` run (one in worker processes) without a slowest case had none
+  /// that lasted a watchdog's poll: its slowest counts as 0.
+  public static func fit(_ steps: [StepRecord], zoneClasses: [String: String], measured: String,
+                         isolated: Bool = false) -> StepCosts {
+    struct Sum { var cpu = 0.0; var cases = 0; var nonPassing = 0; var slowest: Double? }
     // Three significant digits: the file stays readable and its digest stable.
     func rounded(_ value: Double) -> Double {
       guard value > 0 else { return 0 }
@@ -132,11 +150,13 @@ public struct StepCosts: Sendable, Equatable, Codable {
       let group = groupText.flatMap { try? CaseID(parsing: $0) }
       let counts = step.counts
       let sum = Sum(cpu: step.cpuSeconds * 1e6, cases: counts.total,
-                    nonPassing: counts.total - counts.passed - counts.skipped)
+                    nonPassing: counts.total - counts.passed - counts.skipped,
+                    slowest: step.slowestCaseCPUSeconds ?? (isolated ? 0 : nil))
       func add(_ into: inout Sum) {
         into.cpu += sum.cpu
         into.cases += sum.cases
         into.nonPassing += sum.nonPassing
+        if let slowest = sum.slowest { into.slowest = max(into.slowest ?? 0, slowest) }
       }
       add(&byCheck[step.check, default: Sum()])
       let cost = sum.cpu + Double(sum.nonPassing) * defaultPerNonPassing
@@ -154,7 +174,15 @@ public struct StepCosts: Sendable, Equatable, Codable {
     func rate(_ sum: Sum) -> Rate {
       let cases = Double(max(sum.cases, 1))
       return Rate(perCase: rounded(max(sum.cpu / cases, 0.001)),
-                  nonPassing: sum.nonPassing > 0 ? rounded(Double(sum.nonPassing) / cases) : nil)
+                  nonPassing: sum.nonPassing > 0 ? rounded(Double(sum.nonPassing) / cases) : nil,
+                  slowestCase: sum.slowest.map { $0.rounded(toPlaces: 3) })
+    }
+    // A zone's class depends on the years swept (its transitions in them), so a case's limit
+    // reads its check's and calendar's slowest case only.
+    func classRate(_ sum: Sum) -> Rate {
+      var rate = rate(sum)
+      rate.slowestCase = nil
+      return rate
     }
     var checks: [String: Rate] = [:]
     for (check, sum) in byCheck {
@@ -162,10 +190,10 @@ public struct StepCosts: Sendable, Equatable, Codable {
       if let calendars = byCalendar[check] {
         entry.calendars = calendars.mapValues(rate)
         for (calendar, classes) in byClass[check] ?? [:] where classes.count > 1 {
-          entry.calendars?[calendar]?.zoneClasses = classes.mapValues(rate)
+          entry.calendars?[calendar]?.zoneClasses = classes.mapValues(classRate)
         }
       }
-      if let classes = byCheckClass[check], classes.count > 1 { entry.zoneClasses = classes.mapValues(rate) }
+      if let classes = byCheckClass[check], classes.count > 1 { entry.zoneClasses = classes.mapValues(classRate) }
       checks[check] = entry
     }
     return StepCosts(measured: measured, checks: checks, steps: measuredSteps.isEmpty ? nil : measuredSteps)
@@ -181,7 +209,8 @@ public struct StepCosts: Sendable, Equatable, Codable {
     let run = results.record.run
     return fit(steps, zoneClasses: run.zoneClasses,
                measured: "the steps of conformance " + selection(run.arguments).joined(separator: " ")
-                 + ", started \(ISO8601DateFormatter().string(from: run.started))")
+                 + ", started \(ISO8601DateFormatter().string(from: run.started))",
+               isolated: run.isolation != nil)
   }
 
   /// A run's arguments without where it read and wrote (machine-specific paths).
