@@ -35,7 +35,10 @@ let package = Package(
     .systemLibrary(name: "CMalloc"),
     .target(name: "PickerLogic"),
     .target(name: "ICUOracle", dependencies: ["ICUShim"]),
-    .target(name: "Conformance", dependencies: ["PickerLogic", "ICUOracle", "CZlib"]),
+    // The page's script and style are files (linted as JavaScript in CI), embedded in the
+    // binary so index.html stays one offline file.
+    .target(name: "Conformance", dependencies: ["PickerLogic", "ICUOracle", "CZlib"],
+            resources: [.embedInCode("Reports/Page/page.js"), .embedInCode("Reports/Page/page.css")]),
     // The `conformance` command. Its module gets its own name: a module `conformance` cannot
     // import the library `Conformance` (the names differ only in case).
     .executableTarget(name: "ConformanceCLI", dependencies: ["Conformance", "CMalloc"],
