@@ -93,7 +93,8 @@ enum Help {
   static let bench = """
     OVERVIEW: Measures the core corpus, the full sweep, a subject-only loop over the same cases
     and the direct oracle on a fixed sample, and the full sweep's archive read back as a
-    baseline; writes Reports/bench.json.
+    baseline; writes Reports/bench.json and, run from the package, appends its target rows
+    to Documentation/bench-history.jsonl (with --holes and --shards too).
 
     USAGE: conformance bench [--quick] [--holes | --shards <N,...>] [--passes <p>] [--jobs <n>]
                              [--out <file>] [--corpora <dir>]

@@ -40,6 +40,14 @@ func subject(_ options: RunOptions, worker: Bool = false) throws(InputError) -> 
 /// Runs one command and says how the process should end. Every subcommand returns here, so
 /// what it built (a run's result and failure clusters) is released before `exit`: a value
 /// still owned when a `Never` call ends the process is a leak to LeakSanitizer.
+/// Adds a bench run's rows to `Documentation/bench-history.jsonl` when run from the package.
+func appendHistory(_ kind: String, _ rows: [(name: String, value: String, met: Bool)], date: String,
+                   machine: String) throws {
+  if let file = try BenchHistory.append(kind: kind, rows: rows, date: date, machine: machine) {
+    print("appended to \(file.path)")
+  }
+}
+
 func execute(_ command: Command) throws -> ExitStatus {
   switch command {
   case .help(let topic):
@@ -61,6 +69,7 @@ func execute(_ command: Command) throws -> ExitStatus {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+    try appendHistory("bench" + (quick ? " --quick" : ""), report.targets, date: report.date, machine: report.machine)
   case .benchHoles(let quick, let pairs, let jobs, let out, let corpora):
     let pair = try Benchmark.holes(corporaDirectory: corpora, quick: quick, jobs: jobs, pairs: pairs) {
       printError($0)
@@ -71,6 +80,7 @@ func execute(_ command: Command) throws -> ExitStatus {
                                             withIntermediateDirectories: true)
     try Data((pair.json(date: date, machine: machine, jobs: jobs).rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+    try appendHistory("bench --holes" + (quick ? " --quick" : ""), pair.targets, date: date, machine: machine)
   case .benchShards(let counts, let passes, let jobs, let out, let corpora):
     let report = try Benchmark.shards(counts, passes: passes, corporaDirectory: corpora, jobs: jobs) {
       printError($0)
@@ -80,6 +90,8 @@ func execute(_ command: Command) throws -> ExitStatus {
                                             withIntermediateDirectories: true)
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
+    try appendHistory("bench --shards", report.rows.map { ($0.target, $0.measured, $0.met) }, date: report.date,
+                      machine: report.machine)
   case .worker(let options):
     try Worker.run(options, subject: try subject(options, worker: true))
   case .costs(let results, let corpora):

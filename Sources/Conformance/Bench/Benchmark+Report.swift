@@ -155,6 +155,11 @@ extension Benchmark.HolesPair {
      String(format: "%.1f s with, %.1f s without: %+.1f %%", with, without, growth * 100), growth <= 0.15)
   }
 
+  /// Its row, for the history (`BenchHistory`).
+  public var targets: [(name: String, value: String, met: Bool)] {
+    [Self.target(with: with.cpu, without: without.cpu, growth: growth)]
+  }
+
   /// Lines for the console (`bench --holes`).
   public func lines(date: String, machine: String, jobs: Int) -> [String] {
     let row = Self.target(with: with.cpu, without: without.cpu, growth: growth)
