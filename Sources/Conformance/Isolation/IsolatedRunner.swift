@@ -9,9 +9,9 @@ import ICUOracle
 /// under a limit derived from the cost model's slowest case of its check and calendar
 /// (`WorkerLimits`); the worker's watchdog stops one past it. When a worker dies or stops a
 /// case, the slot file names the case: it becomes `errored` with the fault's signature, the
-/// cases before it are asked again and those after it go on in a new worker, unless the `Breaker` has tripped for
-/// that check and calendar, which reports them "not run" (in their detail; their pattern is
-/// the fault's signature). Results are delivered in plan order as `stepEnded` events, the
+/// cases before it are asked again and those after it go on in a new worker, unless the
+/// `Breaker` has tripped for that check and calendar, which reports them "not run" (in
+/// their detail; their pattern is the fault's signature). Results are delivered in plan order as `stepEnded` events, the
 /// same step records an in-process run delivers.
 public final class IsolatedRunner: Sendable {
   /// Cases of one step for a worker.
@@ -249,11 +249,11 @@ public final class IsolatedRunner: Sendable {
   }
 
   /// A worker answered `job`.
-  private func answered(_ job: Job, _ record: StepRecord, slowestCaseCPU: Double) {
+  private func answered(_ job: Job, _ record: StepRecord) {
     let step = step(job.step)
     let check = plan.checks[step.checkIndex].id
     schedule.update { state in
-      state.limits.observe(check, slowestCaseCPU: slowestCaseCPU, jobSeconds: record.seconds)
+      state.limits.observe(check, slowestCaseCPU: record.slowestCaseCPUSeconds ?? 0, jobSeconds: record.seconds)
       if !job.replay && record.counts.total > 0 {
         state.breaker.completed(Breaker.group(step.group), zone: step.group.zone)
       }
@@ -390,7 +390,7 @@ public final class IsolatedRunner: Sendable {
       }
       var timed = record
       if let slowest = reply.slowestCaseCPU, slowest > 0 { timed.slowestCaseCPUSeconds = slowest }
-      answered(job, timed, slowestCaseCPU: reply.slowestCaseCPU ?? 0)
+      answered(job, timed)
       return true
     case .died(let death):
       if schedule.update({ $0.cancelled }) { return false }

@@ -21,8 +21,8 @@ public struct StepRecord: Sendable, Codable, Equatable {
   /// CPU seconds of the thread that evaluated it (the benchmark's split).
   public var cpuSeconds = 0.0
   /// CPU seconds of its slowest case, as a worker's watchdog saw it (to within a poll, 20 ms;
-  /// `nil` in process, or when no case lasted a poll): what `StepCosts` derives each class's
-  /// case limit from.
+  /// `nil` in process, or when no case lasted a poll): what `StepCosts` fits each check's and
+  /// calendar's slowest case from, which case limits follow.
   public var slowestCaseCPUSeconds: Double?
   /// Why the step's first skipped case was skipped.
   public var skipReason: String?
