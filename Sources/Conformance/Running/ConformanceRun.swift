@@ -292,8 +292,11 @@ public enum ConformanceRun {
         + outOfScope.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
     }
     if let partly = tally.info?.review.unmatchedPartly, !partly.isEmpty {
-      lines.append("waivers that matched nothing in this selection, which holds only part of what they "
-        + "cover (not stale): " + partly.joined(separator: ", "))
+      // Not a problem: named when few, counted when many (a two-locale selection had 29).
+      let shown = partly.count <= 3 ? partly.joined(separator: ", ")
+        : partly.prefix(3).joined(separator: ", ") + " and \(partly.count - 3) more (results.json: review.unmatchedPartly)"
+      lines.append("\(HTMLReport.counted(partly.count, "waiver")) matched nothing in this selection, which holds only "
+        + "part of what they cover (not stale): " + shown)
     }
     if let isolation = tally.info?.isolation, isolation.notRun > 0 {
       lines.append("the breaker did not run \(HTMLReport.counted(isolation.notRun, "case")) (counted as errored, "

@@ -341,7 +341,11 @@ function render() {
   if (r.stale.length) reviewParts.push(el("p", {}, "Stale waivers: " + r.stale.map(s => s[0] + " (" + s[1] + ")").join("; ")));
   if (r.outOfScope.length) reviewParts.push(el("p", {}, "New failures outside a waiver's scope: " + r.outOfScope.map(s => s[0] + " (" + s[1] + ")").join("; ")));
   if (r.contradicted.length) reviewParts.push(el("p", {}, "Contradicted waivers: " + r.contradicted.map(s => s[0] + " (" + s[1] + ")").join("; ")));
-  if (r.unmatchedPartly.length) reviewParts.push(el("p", {class: "muted"}, "Matched nothing in this partial selection (not stale): " + r.unmatchedPartly.join(", ")));
+  // Not a problem (the selection holds only part of what they cover): a count, the ids folded,
+  // so a long list does not push the failures down the page.
+  if (r.unmatchedPartly.length) reviewParts.push(el("details", {class: "muted"}, el("summary", {}, fmt(r.unmatchedPartly.length) +
+    (r.unmatchedPartly.length === 1 ? " waiver" : " waivers") + " matched nothing in this partial selection (not stale)"),
+    el("p", {}, r.unmatchedPartly.join(", "))));
   const waivers = Object.entries(D.waivers).filter(([, w]) => w.count);
   if (waivers.length) reviewParts.push(el("details", {}, el("summary", {}, "Waivers that explained cases (" + waivers.length + ")"),
     table(["waiver", "cases", "reason", "link"], waivers.map(([id, w]) => [el("code", {}, id), w.count, w.reason, link(w.link)]))));
