@@ -9,7 +9,9 @@ Writes under OUT_DIR/cldr/<release>/:
   of the locale's region, or of its likely region when it names none);
 - narrow-weekdays.tsv: the same spellings -> stand-alone narrow weekday names, Sunday first
   (CLDR's gregorian calendar: root aliases the other calendars' day names to it);
-- territory-first-day.tsv: region -> firstDay, as babel's locales of that region state it.
+- territory-first-day.tsv: region -> firstDay, as babel's locales of that region state it;
+- script.tsv: the same spellings -> the script their texts are written in (UTS #35: the
+  spelling's script subtag, else likelySubtags of language and region, else of language).
 
 The spellings are libicu 72's available locales (uloc_getAvailable, through ctypes) plus
 Corpora/locales-core.txt and Corpora/locale-variants.txt: exactly what `--locales all` and the
@@ -126,9 +128,22 @@ def main() -> None:
     territory_day = {t: next(iter(days)) for t, days in territories.items()}
     likely = get_global("likely_subtags")
 
-    first_rows, name_rows = [], []
+    first_rows, name_rows, script_rows = [], [], []
     for spelling in harness_locales():
         base, keywords = split(spelling)
+        subtags = base.split("_")
+        script = next((s.title() for s in subtags[1:2] if re.fullmatch(r"[A-Za-z]{4}", s)), "")
+        how = "subtag"
+        if not script:
+            region = next((s.upper() for s in subtags[1:] if re.fullmatch(r"[A-Za-z]{2}|[0-9]{3}", s)), "")
+            for key in ([f"{subtags[0]}_{region}"] if region else []) + [subtags[0]]:
+                expanded = likely.get(key, "")
+                script = next((s for s in expanded.split("_")[1:2] if re.fullmatch(r"[A-Z][a-z]{3}", s)), "")
+                if script:
+                    how = f"likely {key} -> {expanded}"
+                    break
+        if script:
+            script_rows.append((spelling, script, how))
         locale = resolve(base)
         if locale is None:
             continue
@@ -177,7 +192,14 @@ def main() -> None:
         f"release: CLDR {release}",
         "columns: region\tfirst_day",
     ], sorted(territory_day.items()))
-    print(f"cldr/{release}: {len(first_rows)} first days, {len(name_rows)} name rows, "
+    common.write_text(folder / "script.tsv", [
+        f"source: {source}",
+        f"release: CLDR {release}",
+        "rule: UTS #35: the spelling's script subtag, else likelySubtags of language_region, "
+        "else of language; ISO 15924 codes",
+        "columns: locale\tscript\tfrom",
+    ], script_rows)
+    print(f"cldr/{release}: {len(script_rows)} scripts, {len(first_rows)} first days, {len(name_rows)} name rows, "
           f"{len(territory_day)} regions")
 
 

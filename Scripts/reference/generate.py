@@ -38,6 +38,9 @@ PARTS = {
     "tz-newest": ("reference.tz", [("tzdata", "2026.6")], ["newest"]),
     # This machine's /usr/share/zoneinfo (Debian's build, with backzone).
     "tz-system": ("reference.tz", [], ["system"]),
+    # Unicode's Script property (Debian's unicode-data: the UCD files), for the script a
+    # date text is written in.
+    "unicode": ("reference.unicode", [], []),
     # Month starts of the calendars both ICUs know: convertdate (arithmetic Hebrew, tabular
     # Islamic, Coptic/Ethiopic, Indian; its pymeeus dependency serves only its astronomical
     # modules, unused, and ships no wheel), jalali-core (33-year arithmetic Persian),

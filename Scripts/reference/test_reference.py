@@ -100,7 +100,8 @@ class CLDRTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run([sys.executable, str(GENERATE), "--only", "cldr-42", "--out", tmp],
                            check=True, cwd=REPO, capture_output=True)
-            for name in ["first-day.tsv", "narrow-weekdays.tsv", "territory-first-day.tsv"]:
+            for name in ["first-day.tsv", "narrow-weekdays.tsv", "territory-first-day.tsv",
+                         "script.tsv"]:
                 self.assertEqual((pathlib.Path(tmp) / "cldr" / "42" / name).read_bytes(),
                                  (REFERENCE / "cldr" / "42" / name).read_bytes(), name)
 
@@ -123,6 +124,45 @@ class CLDRTest(unittest.TestCase):
             # UTS #35: the rg keyword's region, then the fw keyword, win.
             self.assertEqual(self.first_day(release, "fr-FR-u-rg-mvzzzz"), "fri", release)
             self.assertEqual(self.first_day(release, "de_DE@fw=sun"), "sun", release)
+
+    def test_documented_scripts(self):
+        # UTS #35: a script subtag names the script; likelySubtags gives shi -> shi_Tfng_MA,
+        # sr -> sr_Cyrl_RS, ja -> ja_Jpan_JP in every release here.
+        for release in ["42", "46", "49"]:
+            scripts = dict(line.split("\t")[:2] for line in
+                           (REFERENCE / "cldr" / release / "script.tsv").read_text().splitlines()
+                           if not line.startswith("#"))
+            self.assertEqual(scripts["shi_Latn"], "Latn", release)
+            self.assertEqual(scripts["shi"], "Tfng", release)
+            self.assertEqual(scripts["sr"], "Cyrl", release)
+            self.assertEqual(scripts["sr_Cyrl_ME"], "Cyrl", release)
+            self.assertEqual(scripts["ja"], "Jpan", release)
+
+
+class UnicodeTest(unittest.TestCase):
+    """Part unicode (Scripts/reference/unicode.py)."""
+
+    def test_unicode_regenerates_byte_for_byte(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, str(GENERATE), "--only", "unicode", "--out", tmp],
+                           check=True, cwd=REPO, capture_output=True)
+            name = pathlib.Path("unicode") / "scripts.tsv"
+            self.assertEqual((pathlib.Path(tmp) / name).read_bytes(), (REFERENCE / name).read_bytes())
+
+    def test_documented_scripts(self):
+        # Unicode 15.0 Scripts.txt: Cyrillic 0400..0484, Latin 0041..005A, Tifinagh 2D30..2D67;
+        # digits (0030..0039) are Common, which the file leaves out.
+        ranges = [line.split("\t") for line in
+                  (REFERENCE / "unicode" / "scripts.tsv").read_text().splitlines()
+                  if not line.startswith("#")]
+
+        def script(point):
+            return next((code for first, last, code in ranges
+                         if int(first, 16) <= point <= int(last, 16)), None)
+        self.assertEqual(script(0x0410), "Cyrl")
+        self.assertEqual(script(0x0041), "Latn")
+        self.assertEqual(script(0x2D49), "Tfng")
+        self.assertIsNone(script(0x0038))
 
 
 class ManifestTest(unittest.TestCase):

@@ -240,6 +240,55 @@ struct TriageTests {
     #expect(result.review.triage == .oracleDefect)
   }
 
+  /// Antarctica/Vostok in December 2023: tz 2022e keeps +06; 2025b has +07 until the 18th,
+  /// when it moves to +05 (IANA NEWS 2024a). libicu's day start is midnight at +06, the
+  /// subject's (tz 2025b) midnight at +07, an hour earlier: 23:00 the day before in libicu's
+  /// offset. libicu asks 1 December only (no transition in 2022e); Foundation's ICU and each
+  /// tz release must answer that question, not add 18 December, a transition of theirs.
+  @Test("Vostok 2023-12: every voice reads back libicu's days, so the old tz is oracle-stale")
+  func zoneVoicesAskTheCaseDays() throws {
+    let result = try outcome(
+      "field-roundtrip|calendar=gregorian|zone=Antarctica/Vostok|month=2023-12-01|variant=same-formatter",
+      calendars: ["gregorian"], zones: ["Antarctica/Vostok"], years: 2023...2023)
+    #expect(result.outcome.expected == .strings(["2023-12-01: 2023-12-01T00:00:00+06:00"]))
+    #expect(result.outcome.actual == .strings(["2023-12-01: 2023-11-30T23:00:00+06:00"]))
+    // Foundation's ICU (tz 2025b) agrees with the subject on the one day asked.
+    #expect(result.review.triageExpected == result.outcome.actual)
+    #expect(result.review.triage == .oracleStale)
+    #expect(result.outcome.detail.contains("reference tz 2025b (tzdata==2025.2): the subject's answer"))
+  }
+
+  /// Showa 51 is 1976 (Showa 1 = 1926): the field is '0051-02-29'; read in the current era,
+  /// Reiwa 51 is 2069 (Reiwa 1 = 2019), not a leap year, so 29 February does not read back,
+  /// and 1 February reads back as 2069-02-01. A tz release's table ends in 2037: it must
+  /// still judge the case (the read-back is none of the case's days), not give up.
+  @Test("Japanese 1976-02 in Asuncion: a read-back decades past the tz tables is still judged: logic-defect")
+  func readBackBeyondTheTables() throws {
+    let result = try outcome(
+      "field-roundtrip|calendar=japanese|zone=America/Asuncion|month=1976-02-01|variant=same-formatter",
+      calendars: ["japanese"], zones: ["America/Asuncion"], years: 1976...1976)
+    #expect(result.outcome.actual == .strings(["1976-02-01: 2069-02-01T00:00:00-03:00", "1976-02-29: nothing"]))
+    #expect(result.outcome.pattern == "the field does not read back")
+    #expect(result.review.triage == .logicDefect)
+    #expect(!result.outcome.detail.contains { $0.contains("could not compute") }, "\(result.outcome.detail)")
+  }
+
+  /// sr_Cyrl_ME's Islamic era: CLDR sr (Cyrillic) abbreviates it "АХ"; the subject wrote "AH".
+  @Test("sr_Cyrl_ME Islamic dates: the subject writes the era in Latin, both ICUs in Cyrillic: logic-defect by the script reference")
+  func scriptLoss() throws {
+    let result = try outcome("date-text|locale=sr_Cyrl_ME|calendar=islamic|variant=header",
+                             locales: ["sr_Cyrl_ME"], calendars: ["islamic"], zones: ["UTC"],
+                             years: 2020...2020)
+    #expect(result.outcome.verdict == .failed)
+    #expect(result.outcome.actual.description.contains(". AH\""), "\(result.outcome.actual)")
+    #expect(result.outcome.expected.description.contains(". \u{410}\u{425}\""), "\(result.outcome.expected)")
+    #expect(result.review.triage == .logicDefect)
+    #expect(result.outcome.detail.contains(
+      "reference CLDR 42 (babel 2.12.1) and CLDR 46 (babel 2.17.0): sr_Cyrl_ME is written in Cyrl (UTS #35 script subtag or likely subtags)"))
+    #expect(result.outcome.detail.contains { $0.hasPrefix("reference Unicode 15.0.0 Scripts.txt: the subject's text has Latn letters") })
+  }
+
+
   /// CLDR's eo.xml marks its narrow days "D L M M Ĵ V S" draft="unconfirmed" (Debian's
   /// unicode-cldr-core shows it), which ICU's data build drops: both ICUs inherit root's
   /// "S M T W T F S". babel keeps the draft, so its word does not fail the subject's pass.

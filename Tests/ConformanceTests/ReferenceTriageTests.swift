@@ -187,4 +187,46 @@ struct WaiverClaimTests {
     let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
     #expect(page.contains("<h2>Contradicted waivers</h2>\n<ul><li><code>cn-sunday-in-cldr46</code>: its claim does not hold for 1 case "))
   }
+
+  /// Unicode 15.0's Scripts.txt: U+0410 CYRILLIC CAPITAL LETTER A is Cyrillic, U+0041 Latin,
+  /// U+2D49 TIFINAGH LETTER YI Tifinagh; digits and punctuation are Common (no script).
+  @Test("letters' scripts from the committed Unicode table, and a locale's from CLDR")
+  func letterScripts() throws {
+    let reference = try #require(try smallCorpus(locales: ["sr_Cyrl_ME"], calendars: ["gregorian"],
+                                                 zones: ["UTC"], years: 2020...2020).reference)
+    let letters = try #require(reference.letterScripts)
+    #expect(letters.scripts(of: "\u{410}\u{425}") == ["Cyrl"])
+    #expect(letters.scripts(of: "AH") == ["Latn"])
+    #expect(letters.scripts(of: "1989 \u{2D49}\u{2D4F}\u{2D4F} 8") == ["Tfng"])
+    #expect(letters.scripts(of: "08/01/1989") == [])
+    // UTS #35: a script subtag names the script; shi without one is likely shi_Tfng_MA.
+    for release in ["42", "46", "49"] {
+      #expect(reference.cldr[release]?.scripts["sr_Cyrl_ME"] == "Cyrl")
+      #expect(reference.cldr[release]?.scripts["shi_Latn"] == "Latn")
+      #expect(reference.cldr[release]?.scripts["shi"] == "Tfng")
+      #expect(reference.cldr[release]?.scripts["ja"] == "Jpan")
+    }
+    #expect(LetterScripts.admitted(by: "Jpan") == ["Hani", "Hira", "Kana"])
+  }
+
+  /// shi_Latn's medium dates: libicu (CLDR 42) writes "8 inn, 1989", Foundation's ICU
+  /// (CLDR 46, ISO 8601 calendar) "1989 inn 8"; the subject wrote the month in Tifinagh.
+  @Test("a subject that writes another script than its locale's and both ICUs is a logic defect by the reference; a data difference in one script is not judged")
+  func scriptTriage() throws {
+    let reference = try #require(try smallCorpus(locales: ["shi_Latn"], calendars: ["gregorian"],
+                                                 zones: ["UTC"], years: 2020...2020).reference)
+    let id = try CaseID(parsing: "date-text|locale=shi_Latn|calendar=iso8601|variant=header")
+    func judge(_ expected: String, _ actual: String, _ subjectICU: String) -> Triage? {
+      let outcome = Outcome.comparing(expected: .strings([expected]), actual: .strings([actual]),
+                                      pattern: "header: text differs")
+      return reference.scriptTriage(id, outcome: outcome, subjectICU: .strings([subjectICU]))?.triage
+    }
+    #expect(judge("8 inn, 1989", "1989 \u{2D49}\u{2D4F}\u{2D4F} 8", "1989 inn 8") == .logicDefect)
+    // Every side in Latin letters: the script says nothing; two voices decide.
+    #expect(judge("8 inn, 1989", "1989 inn 8", "1989 inn 8") == nil)
+    // Foundation's ICU in Tifinagh too: not the subject's alone.
+    #expect(judge("8 inn, 1989", "1989 \u{2D49}\u{2D4F}\u{2D4F} 8", "1989 \u{2D49}\u{2D4F}\u{2D4F} 8") == nil)
+    // Digits only: no letter in another script.
+    #expect(judge("8 inn, 1989", "08/01/1989", "8 inn, 1989") == nil)
+  }
 }

@@ -22,6 +22,9 @@ public struct ReferenceData: Sendable {
     public var firstDayByKeyword: Set<String>
     /// Stand-alone narrow weekday names, Sunday first.
     public var narrowWeekdays: [String: [String]]
+    /// The script a locale's texts are written in (ISO 15924, UTS #35: its script subtag,
+    /// else its likely one), where the release carries `script.tsv`.
+    public var scripts: [String: String] = [:]
 
     /// `CLDR 42 (babel 2.12.1)`: how reports name this voice.
     public var name: String {
@@ -61,6 +64,8 @@ public struct ReferenceData: Sendable {
   public var cldr: [String: CLDRRelease]
   /// Month tables by ICU calendar id (`calendars/<id>.tsv.gz`).
   public var calendars: [String: CalendarTable] = [:]
+  /// Unicode's Script property, for the script a text's letters are written in.
+  public var letterScripts: LetterScripts?
   /// tz releases by name (`2022e`, `system`), and the one each side claims.
   public var zones: [String: ZoneRelease] = [:]
   public var oracleTZ: String?
@@ -108,6 +113,12 @@ public struct ReferenceData: Sendable {
       cldr[release] = CLDRRelease(release: release, source: days.header["source"] ?? "?",
                                   firstDay: firstDay, firstDayByKeyword: byKeyword,
                                   narrowWeekdays: narrow)
+      let scripts = folder.appendingPathComponent("script.tsv")
+      if FileManager.default.fileExists(atPath: scripts.path) {
+        for row in try TSV.read(scripts, columns: 3).rows {
+          cldr[release]?.scripts[row.fields[0]] = row.fields[1]
+        }
+      }
     }
     var data = ReferenceData(cldr: cldr, oracleCLDR: major(oracleCLDR),
                              subjectCLDR: subjectCLDR.map(major))
@@ -117,6 +128,10 @@ public struct ReferenceData: Sendable {
       if FileManager.default.fileExists(atPath: url.path) {
         data.zones[release] = ZoneRelease(release: release, url: url)
       }
+    }
+    let scripts = directory.appendingPathComponent("unicode").appendingPathComponent("scripts.tsv")
+    if FileManager.default.fileExists(atPath: scripts.path) {
+      data.letterScripts = try LetterScripts(scripts)
     }
     let calendarDirectory = directory.appendingPathComponent("calendars")
     let files = (try? FileManager.default.contentsOfDirectory(atPath: calendarDirectory.path)) ?? []

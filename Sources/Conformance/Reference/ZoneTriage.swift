@@ -16,6 +16,7 @@ extension EvaluationContext {
     let context = EvaluationContext(corpus: corpus, subject: subject,
                                     clocks: { zone in try? release.table(zone) })
     context.answers = answers
+    context.primary = self
     zoneReferences[release.release] = context
     return context
   }

@@ -24,6 +24,11 @@ public final class EvaluationContext {
   private(set) var executor: ExecutorClient?
   /// Contexts whose zones are a tz release of the reference (zone triage), by release.
   var zoneReferences: [String: EvaluationContext] = [:]
+  /// For a voice that evaluates a case again (Foundation's ICU, a tz release), the libicu
+  /// context whose case it is: where a check picks what to ask by the zone's clock (the days
+  /// a transition falls on), the case's questions are libicu's, and every voice answers
+  /// those, so that voices differ in their answers and not in what they were asked.
+  weak var primary: EvaluationContext?
   private var cycles: [String: DateTextCheck.Cycle] = [:]
   /// Whether checks record both sides' full values on every case (`--record all`).
   public internal(set) var recordsValues = false
@@ -81,6 +86,7 @@ public final class EvaluationContext {
       (context.executor, context.recordsValues) = (client, recordsValues)
       let second = triage ? EvaluationContext(forTriage: corpus, subject: answered) : nil
       second?.executor = client
+      second?.primary = context
       return (context, second)
     }
     guard triage, corpus.triage != nil else {
@@ -93,7 +99,9 @@ public final class EvaluationContext {
     let context = EvaluationContext(corpus: corpus, subject: keeping)
     context.answers = answers
     context.recordsValues = recordsValues
-    return (context, EvaluationContext(forTriage: corpus, subject: keeping))
+    let second = EvaluationContext(forTriage: corpus, subject: keeping)
+    second?.primary = context
+    return (context, second)
   }
 
   /// The outcome with both sides' full values when this context records them; `values` is

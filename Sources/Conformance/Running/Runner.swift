@@ -133,6 +133,12 @@ public struct Runner: Sendable {
     {
       record.review.triage = triage
       record.outcome.detail += detail
+    } else if check is any ScriptReferenceChecked, let reference = context.corpus.reference,
+      let (triage, detail) = reference.scriptTriage(id, outcome: record.outcome,
+                                                    subjectICU: record.review.triageExpected)
+    {
+      record.review.triage = triage
+      record.outcome.detail += detail
     } else {
       record.review.triage = Triage.classify(record.outcome, against: second)
     }
