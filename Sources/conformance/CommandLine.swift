@@ -8,7 +8,7 @@ enum Command {
   case bench(quick: Bool, jobs: Int, out: URL, corpora: URL)
   /// `bench --shards 4,8`: each split's shards of the full sweep alone, then their merge.
   case benchShards(counts: [Int], passes: Int, jobs: Int, out: URL, corpora: URL)
-  case benchHoles(quick: Bool, pairs: Int, jobs: Int, out: URL, corpora: URL)
+  case benchPair(kind: Benchmark.PairKind, quick: Bool, pairs: Int, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   case selfTest(jobs: Int, corpora: URL, mutants: [Mutant])
   case worker(RunOptions)
@@ -94,12 +94,17 @@ struct CommandLineParser {
     var corpora = defaultCorpora
     var shards: [Int]?
     var passes: Int?
-    var holes = false
+    var pairKind: Benchmark.PairKind?
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "bench")
       case "--quick": quick = true
-      case "--holes": holes = true
+      case "--holes", "--reference":
+        let kind: Benchmark.PairKind = argument == "--holes" ? .holes : .reference
+        if let pairKind, pairKind != kind {
+          throw InputError("bench: --holes and --reference are two benches; run one at a time")
+        }
+        pairKind = kind
       case "--shards":
         let text = try value(argument, &remaining)
         let counts = text.split(separator: ",").map { Int($0) }
@@ -122,17 +127,21 @@ struct CommandLineParser {
       default: throw unknownOption(argument, for: "bench")
       }
     }
-    if holes {
-      if shards != nil { throw InputError("bench: --holes and --shards are two benches; run one at a time") }
-      return .benchHoles(quick: quick, pairs: passes ?? (quick ? 3 : 1), jobs: jobs,
-                         out: out ?? URL(fileURLWithPath: "Reports/bench-holes.json"), corpora: corpora)
+    if let pairKind {
+      if shards != nil {
+        throw InputError("bench: --\(pairKind.rawValue) and --shards are two benches; run one at a time")
+      }
+      return .benchPair(kind: pairKind, quick: quick, pairs: passes ?? (quick ? 3 : 1), jobs: jobs,
+                        out: out ?? URL(fileURLWithPath: "Reports/bench-\(pairKind.rawValue).json"), corpora: corpora)
     }
     if let shards {
       if quick { throw InputError("bench: --shards splits the full sweep; it does not go with --quick") }
       return .benchShards(counts: shards, passes: passes ?? 1, jobs: jobs,
                           out: out ?? URL(fileURLWithPath: "Reports/bench-shards.json"), corpora: corpora)
     }
-    if passes != nil { throw InputError("bench: --passes repeats the shards of --shards or the pairs of --holes") }
+    if passes != nil {
+      throw InputError("bench: --passes repeats the shards of --shards or the pairs of --holes and --reference")
+    }
     return .bench(quick: quick, jobs: jobs, out: out ?? URL(fileURLWithPath: "Reports/bench.json"),
                   corpora: corpora)
   }

@@ -40,7 +40,7 @@ enum Help {
   static func options(of subcommand: String?) -> [String] {
     switch subcommand {
     case "explain"?: ["--corpora", "--waivers", "--subject", "--help"]
-    case "bench"?: ["--quick", "--holes", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
+    case "bench"?: ["--quick", "--holes", "--reference", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
     case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
     case "executor"?: ["--misbehave", "--help"]
@@ -94,10 +94,10 @@ enum Help {
     OVERVIEW: Measures the core corpus, the full sweep, a subject-only loop over the same cases
     and the direct oracle on a fixed sample, and the full sweep's archive read back as a
     baseline; writes Reports/bench.json and, run from the package, appends its target rows
-    to Documentation/bench-history.jsonl (with --holes and --shards too).
+    to Documentation/bench-history.jsonl (with --holes, --reference and --shards too).
 
-    USAGE: conformance bench [--quick] [--holes | --shards <N,...>] [--passes <p>] [--jobs <n>]
-                             [--out <file>] [--corpora <dir>]
+    USAGE: conformance bench [--quick] [--holes | --reference | --shards <N,...>] [--passes <p>]
+                             [--jobs <n>] [--out <file>] [--corpora <dir>]
 
     OPTIONS:
       --quick                 the core corpus only
@@ -106,6 +106,9 @@ enum Help {
                               (the month grid, the month cycles, the week-year edges),
                               alternating, --passes pairs (default 1; 3 with --quick): the
                               least CPU of each and the growth (Reports/bench-holes.json)
+      --reference             the same, with and without Corpora/reference (triage by the
+                              published releases): its share of the sweep's CPU
+                              (Reports/bench-reference.json)
       --shards <N,...>        instead: the full sweep once whole, then each shard of each split
                               alone, one after another, and their merge, then the full sweep
                               whole again: each shard's wall, CPU and peak RSS, the imbalance,
@@ -113,7 +116,7 @@ enum Help {
                               single runs' mean (Reports/bench-shards.json); before each run,
                               a fixed reference workload (Foundation's Chinese calendar at
                               Asia/Chita) is timed and shown beside it: how fast the CPU ran
-      --passes <p>            with --holes: how many pairs; with --shards: run each split's
+      --passes <p>            with --holes or --reference: how many pairs; with --shards: run each split's
                               shards p times, each pass merged, every other pass backwards
                               (splits and shards, N…1); figures are each shard's median over
                               the passes, each pass also shown (default 1)

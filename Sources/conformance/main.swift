@@ -70,8 +70,8 @@ func execute(_ command: Command) throws -> ExitStatus {
     try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
     try appendHistory("bench" + (quick ? " --quick" : ""), report.targets, date: report.date, machine: report.machine)
-  case .benchHoles(let quick, let pairs, let jobs, let out, let corpora):
-    let pair = try Benchmark.holes(corporaDirectory: corpora, quick: quick, jobs: jobs, pairs: pairs) {
+  case .benchPair(let kind, let quick, let pairs, let jobs, let out, let corpora):
+    let pair = try Benchmark.pair(kind, corporaDirectory: corpora, quick: quick, jobs: jobs, pairs: pairs) {
       printError($0)
     }
     let (date, machine) = (ISO8601DateFormatter().string(from: Date()), Benchmark.machineDescription())
@@ -80,7 +80,8 @@ func execute(_ command: Command) throws -> ExitStatus {
                                             withIntermediateDirectories: true)
     try Data((pair.json(date: date, machine: machine, jobs: jobs).rendered() + "\n").utf8).write(to: out, options: .atomic)
     print("wrote \(out.path)")
-    try appendHistory("bench --holes" + (quick ? " --quick" : ""), pair.targets, date: date, machine: machine)
+    try appendHistory("bench --\(kind.rawValue)" + (quick ? " --quick" : ""), pair.targets, date: date,
+                      machine: machine)
   case .benchShards(let counts, let passes, let jobs, let out, let corpora):
     let report = try Benchmark.shards(counts, passes: passes, corporaDirectory: corpora, jobs: jobs) {
       printError($0)

@@ -162,6 +162,15 @@ struct CommandLineTests {
     #expect(version.status == 0 && version.out.hasPrefix("conformance "))
   }
 
+  @Test("bench --reference and --holes are two benches, and neither goes with --shards: exit 2, nothing measured")
+  func benchPairsOneAtATime() throws {
+    for arguments in [["--reference", "--holes"], ["--reference", "--shards", "4"], ["--passes", "2"]] {
+      let run = try Executable.run(["bench"] + arguments)
+      #expect(run.status == 2, "\(arguments): \(run.error)")
+      #expect(run.error.contains("two benches") || run.error.contains("--passes repeats"), "\(run.error)")
+    }
+  }
+
   @Test("bench --holes compares with the sweep as it was before issue 30: no month grid, fewer date texts")
   func planBeforeClosingHoles() throws {
     func planned(_ check: String, before: Bool) throws -> Int {

@@ -202,24 +202,19 @@ public enum Benchmark {
                tables.cases, tables.wall, direct.wall, direct.wall / max(tables.wall, 1e-9),
                oracle.tables, oracle.direct, oracle.direct / max(oracle.tables, 1e-9)))
 
-    // The reference's cost: the same sweep (triage on, no reports) with the reference and
+    // The reference's cost and the holes': the sweep as a user runs it, with the part and
     // without, alternating; three pairs on the core corpus, one on the full sweep.
-    var withReference = Double.infinity
-    var withoutReference = Double.infinity
     let pairs = quick ? 3 : 1
-    for _ in 0..<pairs {
-      withoutReference = min(withoutReference, try sweepOnly(quick ? core : all, jobs: jobs,
-                                                             triage: true, reference: false).cpu)
-      withReference = min(withReference, try sweepOnly(quick ? core : all, jobs: jobs,
-                                                       triage: true, reference: true).cpu)
-    }
-    let holes = try holes(corporaDirectory: corporaDirectory, quick: quick, jobs: jobs, pairs: pairs) { _ in }
+    let reference = try pair(.reference, corporaDirectory: corporaDirectory, quick: quick, jobs: jobs,
+                             pairs: pairs) { _ in }
+    let (withReference, withoutReference) = (reference.with.cpu, reference.without.cpu)
+    let holes = try pair(.holes, corporaDirectory: corporaDirectory, quick: quick, jobs: jobs, pairs: pairs) { _ in }
     log(String(format: "month grid, month cycles and week-year edges (the sweep as run, in workers): "
                  + "%.1f s CPU with, %.1f s without (%+.1f %%)", holes.with.cpu, holes.without.cpu,
-               holes.growth * 100))
-    log(String(format: "reference: %@ swept with triage, %.1f s CPU with Corpora/reference, %.1f s "
-                 + "without (%+.1f %%)", quick ? "core corpus" : "full sweep", withReference,
-               withoutReference, (withReference - withoutReference) / max(withReference, 1e-9) * 100))
+               holes.cost * 100))
+    log(String(format: "reference: %@ as a user runs it, %.1f s CPU with Corpora/reference, %.1f s "
+                 + "without (%.1f %%)", quick ? "core corpus" : "full sweep", withReference,
+               withoutReference, reference.cost * 100))
 
     let peak = ResidentMemory.read().peak
     var storms: [StormRun] = []
@@ -265,46 +260,74 @@ public enum Benchmark {
       holes: (holes.with.cpu, holes.without.cpu))
   }
 
-  /// What closing issue 30's holes costs a night: the sweep as a user runs it (this
-  /// executable in a process of its own, in worker processes, writing its reports), with and
-  /// without what the issue added (`CONFORMANCE_BENCH_PLAN=before-closing-holes`), alternating,
-  /// `pairs` times; the least CPU (the run and its workers) and wall of each. Not in-process
-  /// on two threads: there, Foundation's `DateFormatter` can crash inside ICU 76 when two
-  /// threads make formatters at once (seen on the full sweep), which a worker's one thread
-  /// never does.
-  public struct HolesPair: Sendable {
+  /// What a part of the sweep costs a night, measured as a user runs it (this executable in
+  /// a process of its own, in worker processes, writing its reports), with and without the
+  /// part, alternating, `pairs` times; the least CPU (the run and its workers) and wall of
+  /// each. Not in-process on two threads: there, Foundation's `DateFormatter` can crash
+  /// inside ICU 76 when two threads make formatters at once (seen on the full sweep), which a
+  /// worker's one thread never does.
+  public enum PairKind: String, Sendable {
+    /// What closing issue 30's holes added (without: `CONFORMANCE_BENCH_PLAN=before-closing-holes`).
+    case holes
+    /// The published reference's triage (without: the corpora with no `reference` folder).
+    case reference
+  }
+
+  public struct Pair: Sendable {
+    public var kind: PairKind
     public var selection: [String]
     public var pairs: Int
     public var with: (cpu: Double, wall: Double)
     public var without: (cpu: Double, wall: Double)
-    public var growth: Double { (with.cpu - without.cpu) / max(without.cpu, 1e-9) }
+    /// The part's cost: holes as growth over the sweep without them, the reference as its
+    /// share of the sweep with it (how each issue states its target).
+    public var cost: Double {
+      switch kind {
+      case .holes: (with.cpu - without.cpu) / max(without.cpu, 1e-9)
+      case .reference: (with.cpu - without.cpu) / max(with.cpu, 1e-9)
+      }
+    }
   }
 
-  public static func holes(corporaDirectory: URL, quick: Bool, jobs: Int, pairs: Int,
-                           log: (String) -> Void) throws -> HolesPair
+  public static func pair(_ kind: PairKind, corporaDirectory: URL, quick: Bool, jobs: Int, pairs: Int,
+                          log: (String) -> Void) throws -> Pair
   {
-    let scratch = try makeScratch("conformance-bench-holes")
+    let scratch = try makeScratch("conformance-bench-\(kind.rawValue)")
     defer { removeScratch(scratch) }
     let selection = quick ? [] : ["--locales", "all", "--calendars", "all", "--time-zones", "all"]
     let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    // The run without the part: another plan, or the same corpora less their reference.
+    var withoutCorpora = corporaDirectory
+    var withoutEnvironment = ProcessInfo.processInfo.environment
+    switch kind {
+    case .holes:
+      withoutEnvironment[Plan.benchPlanVariable] = "before-closing-holes"
+    case .reference:
+      withoutCorpora = scratch.appendingPathComponent("corpora-without-reference")
+      try FileManager.default.createDirectory(at: withoutCorpora, withIntermediateDirectories: true)
+      for name in try FileManager.default.contentsOfDirectory(atPath: corporaDirectory.path) where name != "reference" {
+        try FileManager.default.createSymbolicLink(at: withoutCorpora.appendingPathComponent(name),
+                                                   withDestinationURL: corporaDirectory.appendingPathComponent(name))
+      }
+    }
+    let runs = [("with", corporaDirectory, ProcessInfo.processInfo.environment),
+                ("without", withoutCorpora, withoutEnvironment)]
     var best = [(cpu: Double.infinity, wall: Double.infinity), (cpu: Double.infinity, wall: Double.infinity)]
     for pass in 0..<pairs {
-      for (index, plan) in [(0, nil), (1, "before-closing-holes")] as [(Int, String?)] {
-        var environment = ProcessInfo.processInfo.environment
-        environment[Plan.benchPlanVariable] = plan
+      for (index, (name, corpora, environment)) in runs.enumerated() {
         let out = scratch.appendingPathComponent("run-\(pass)-\(index)")
-        let (status, wall, cpu) = try timed(me, selection + ["--corpora", corporaDirectory.path,
+        let (status, wall, cpu) = try timed(me, selection + ["--corpora", corpora.path,
                                                              "--jobs", String(jobs), "--out", out.path],
                                             environment: environment)
         guard [0, 1].contains(status) else {
-          throw HarnessError("bench: the \(plan ?? "current") sweep exited \(status)")
+          throw HarnessError("bench: the sweep \(name) \(kind.rawValue) exited \(status)")
         }
         try? FileManager.default.removeItem(at: out)
         best[index] = (min(best[index].cpu, cpu), min(best[index].wall, wall))
-        log(String(format: "%@ plan, pass %d: %.1f s CPU, %.1f s wall", plan ?? "current", pass + 1, cpu, wall))
+        log(String(format: "%@ %@, pass %d: %.1f s CPU, %.1f s wall", name, kind.rawValue, pass + 1, cpu, wall))
       }
     }
-    return HolesPair(selection: selection, pairs: pairs, with: best[0], without: best[1])
+    return Pair(kind: kind, selection: selection, pairs: pairs, with: best[0], without: best[1])
   }
 
   /// `conformance --out …` on the core corpus in a process of its own (worker processes, as
@@ -389,13 +412,10 @@ public enum Benchmark {
   ///
   /// - Parameters:
   ///   - triage: classify failures (through Foundation's ICU and the reference).
-  ///   - reference: keep `Corpora/reference` (off: the sweep as if the corpora had none).
-  static func sweepOnly(_ request: CorpusRequest, jobs: Int, triage: Bool = false,
-                        reference: Bool = true) throws
+  static func sweepOnly(_ request: CorpusRequest, jobs: Int, triage: Bool = false) throws
     -> (cases: Int, wall: Double, cpu: Double)
   {
-    var corpus = try Corpus.load(request)
-    if !reference { corpus.reference = nil }
+    let corpus = try Corpus.load(request)
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
     var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: jobs)
     runner.triage = triage

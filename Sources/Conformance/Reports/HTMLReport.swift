@@ -70,14 +70,23 @@ public enum HTMLReport {
       : "<p>\(number(clusters.count)) of \(counted(all.count, "group")) shown, the largest first.</p>\n"
         + "<table><tr><th>cases</th><th>new</th><th>status</th><th>check</th><th>pattern</th><th>waiver</th></tr>\n"
         + clusters.map { cluster in
+          // Ids in the cell (a reason is a paragraph: a table of them is a wall on a phone),
+          // each linking to its reason below the table.
           let waivers = cluster.waivers.keys.sorted().map { id in
-            let reason = review.waiver(id)?.explanation ?? ""
-            return escape(id) + (reason.isEmpty ? "" : ": " + escape(reason))
-          }.joined(separator: "; ")
+            "<a href=\"#waiver-\(escape(id))\"><code>\(escape(id))</code></a>"
+          }.joined(separator: ", ")
           return "<tr><td class=\"num\">\(number(cluster.count))</td><td class=\"num\">\(number(cluster.newCount))</td>"
             + "<td>\(cluster.status.rawValue)</td>"
             + "<td><code>\(escape(cluster.check))</code></td><td>\(escape(cluster.pattern))</td><td>\(waivers)</td></tr>\n"
         }.joined() + "</table>\n"
+    var listed: [String] = []
+    for id in clusters.flatMap({ $0.waivers.keys.sorted() }) where !listed.contains(id) { listed.append(id) }
+    if !listed.isEmpty {
+      html += "<p>Their waivers' reasons:</p>\n<dl>" + listed.map { id in
+        "<dt id=\"waiver-\(escape(id))\"><code>\(escape(id))</code></dt><dd>"
+          + escape(review.waiver(id)?.explanation ?? "(no longer in the waivers file)") + "</dd>"
+      }.joined() + "</dl>\n"
+    }
     if let contradicted = review.contradicted, !contradicted.isEmpty {
       html += "<h2>Contradicted waivers</h2>\n<ul>" + contradicted.map {
         "<li><code>\(escape($0.id))</code>: \(escape($0.why))</li>"
@@ -103,8 +112,7 @@ public enum HTMLReport {
   static func verdict(_ tally: RunTally) -> String {
     let totals = tally.totals
     let rule = FailOn(rawValue: tally.info?.review.failOn ?? "") ?? .unexpected
-    let exit = rule.exitLine(totals, newFailures: tally.newFailures)
-    let fires = rule.reason(totals, newFailures: tally.newFailures) != nil
+    let (fires, exit) = rule.verdict(totals, newFailures: tally.newFailures)
     let notRun = tally.info?.isolation?.notRun ?? 0
     func linked(_ text: String, _ fragment: String, _ count: Int) -> String {
       count == 0 ? escape(text) : "<a href=\"#\(fragment)\">\(escape(text))</a>"

@@ -140,7 +140,15 @@ public enum FailOn: String, Sendable, CaseIterable {
   /// The verdict as every surface words it (console, page, its data): `exit 1: <reason>`,
   /// or `exit 0: nothing for --fail-on <rule>`.
   public func exitLine(_ counts: StatusCounts, newFailures: Int) -> String {
-    reason(counts, newFailures: newFailures).map { "exit 1: " + $0 } ?? "exit 0: nothing for --fail-on \(rawValue)"
+    verdict(counts, newFailures: newFailures).line
+  }
+
+  /// Whether the rule fires, and the exit line that says so.
+  public func verdict(_ counts: StatusCounts, newFailures: Int) -> (fires: Bool, line: String) {
+    guard let reason = reason(counts, newFailures: newFailures) else {
+      return (false, "exit 0: nothing for --fail-on \(rawValue)")
+    }
+    return (true, "exit 1: " + reason)
   }
 
   /// Why the rule fires for these counts, or `nil` when it does not.
