@@ -23,6 +23,22 @@ struct RecordReadingTests {
     }
   }
 
+  @Test("JSON strings: plain text goes in whole, escapes where RFC 8259 needs them, and U+2028/9 escaped",
+        arguments: [
+          ("America/Sao_Paulo", #""America/Sao_Paulo""#),
+          ("é€ 月", #""é€ 月""#),  // 0xE2 leads '€' too: the slow path writes it unchanged
+          (#"say "hi" \ back"#, #""say \"hi\" \\ back""#),
+          ("tab\tline\ncr\r", #""tab\tline\ncr\r""#),
+          ("\u{1}\u{1F}", #""\u0001\u001f""#),
+          ("a\u{2028}b\u{2029}", #""a\u2028b\u2029""#),
+        ])
+  func jsonStrings(text: String, written: String) throws {
+    var output = ""
+    JSONValue.writeString(text, into: &output)
+    #expect(output == written)
+    #expect(try JSONDecoder().decode(String.self, from: Data(output.utf8)) == text)
+  }
+
   @Test("members read as JSONDecoder reads them, escapes, nesting and white space included",
         arguments: [
           (#"{"id":"a","step":1}"#, Probe(id: "a", step: 1)),

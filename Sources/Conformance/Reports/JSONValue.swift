@@ -57,6 +57,14 @@ public indirect enum JSONValue: Sendable, Equatable {
 
   static func writeString(_ text: String, into output: inout String) {
     output += "\""
+    // Most strings written (zones, locales, calendar names, case ids) need no escape: they go
+    // in whole. Scalar by scalar, writing them was 4 % of a worker's CPU in a core run
+    // through an executor (perf).
+    if !text.utf8.contains(where: Self.mayNeedEscape) {
+      output += text
+      output += "\""
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": output += "\\\""
@@ -70,6 +78,12 @@ public indirect enum JSONValue: Sendable, Equatable {
       }
     }
     output += "\""
+  }
+
+  /// Whether a UTF-8 byte may start something `writeString` escapes: a quote, a backslash, a
+  /// control character, or the lead byte of U+2028 and U+2029 (0xE2).
+  private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
   }
 }
 

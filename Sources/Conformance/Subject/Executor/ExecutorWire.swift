@@ -20,7 +20,10 @@ enum ExecutorWire {
     var object: String { "{" + text + "}" }
 
     mutating func instant(_ key: String, _ date: Date) {
-      text += ",\"\(key)\":" + Self.number(date.timeIntervalSince1970)
+      text += ",\""
+      text += key
+      text += "\":"
+      text += Self.number(date.timeIntervalSince1970)
     }
 
     mutating func int(_ key: String, _ value: Int) { text += ",\"\(key)\":\(value)" }
@@ -31,7 +34,12 @@ enum ExecutorWire {
     }
 
     /// A member whose value is JSON text already.
-    mutating func raw(_ key: String, _ json: String) { text += ",\"\(key)\":" + json }
+    mutating func raw(_ key: String, _ json: String) {
+      text += ",\""
+      text += key
+      text += "\":"
+      text += json
+    }
 
     /// The shortest text that reads back as the same `Double` (Swift's `description`), so an
     /// instant survives the trip exactly; JSON has no infinities, so they are clamped.
@@ -55,10 +63,12 @@ enum ExecutorWire {
   }
 
   static func selection(_ selection: Subject.Selection) -> String {
-    var members: [String] = []
-    if let start = selection.start { members.append("\"start\":" + Writer.number(start.timeIntervalSince1970)) }
-    if let end = selection.end { members.append("\"end\":" + Writer.number(end.timeIntervalSince1970)) }
-    return "{" + members.joined(separator: ",") + "}"
+    var text = "{"
+    if let start = selection.start { text += "\"start\":" + Writer.number(start.timeIntervalSince1970) }
+    if let end = selection.end {
+      text += (selection.start == nil ? "\"end\":" : ",\"end\":") + Writer.number(end.timeIntervalSince1970)
+    }
+    return text + "}"
   }
 
   static func actions(_ actions: [DisclosureAction]) -> String {

@@ -62,19 +62,19 @@ extension ExecutorClient {
     subject.leadingBlanks = { month, calendar in
       var question = ExecutorWire.Writer(function: "leadingBlanks")
       question.instant("month", month)
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.leadingBlanks, question, calendar: calendar, placeholder: 0) { $0.integer }
     }
     subject.weekdaySymbols = { calendar in
       var question = ExecutorWire.Writer(function: "weekdaySymbols")
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.weekdaySymbols, question, calendar: calendar, placeholder: []) { $0.strings }
     }
     subject.closes = { old, new, calendar in
       var question = ExecutorWire.Writer(function: "closes")
       question.instant("old", old)
       question.instant("new", new)
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.closes, question, calendar: calendar, placeholder: false) {
         if case .bool(let value) = $0 { value } else { nil }
       }
@@ -83,7 +83,7 @@ extension ExecutorClient {
       var question = ExecutorWire.Writer(function: "selecting")
       question.instant("day", day)
       question.raw("selection", ExecutorWire.selection(selection))
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.selecting, question, calendar: calendar, placeholder: selection) {
         $0.selection
       }
@@ -92,7 +92,7 @@ extension ExecutorClient {
       var question = ExecutorWire.Writer(function: "role")
       question.instant("day", day)
       question.raw("selection", ExecutorWire.selection(selection))
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.role, question, calendar: calendar, placeholder: .outside) {
         if case .string(let name) = $0 { Subject.Role(rawValue: name) } else { nil }
       }
@@ -100,14 +100,14 @@ extension ExecutorClient {
     subject.days = { month, calendar in
       var question = ExecutorWire.Writer(function: "days")
       question.instant("month", month)
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.days, question, calendar: calendar, placeholder: []) { $0.instants }
     }
     subject.paging = { month, offset, calendar in
       var question = ExecutorWire.Writer(function: "paging")
       question.instant("month", month)
       question.int("offset", offset)
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.paging, question, calendar: calendar, placeholder: nil) {
         if case .null = $0 { .some(nil) } else { $0.instant.map { .some($0) } }
       }
@@ -116,7 +116,7 @@ extension ExecutorClient {
       var question = ExecutorWire.Writer(function: "nights")
       question.instant("start", start)
       question.instant("end", end)
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       return client.answer(.nights, question, calendar: calendar, placeholder: 0) { $0.integer }
     }
     subject.clampedReturn = { comeback, departure in
@@ -130,7 +130,7 @@ extension ExecutorClient {
       // Both field variants show the same text; only what it is compared with differs.
       question.string("kind", kind == .fieldISO ? DateText.field.rawValue : kind.rawValue)
       question.instant("date", date)
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       question.string("locale", locale.identifier)
       return client.answer(.text, question, calendar: calendar, placeholder: "") {
         if case .string(let text) = $0 { text } else { nil }
@@ -139,7 +139,7 @@ extension ExecutorClient {
     subject.fieldDate = { text, calendar, locale in
       var question = ExecutorWire.Writer(function: "fieldDate")
       question.string("text", text)
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       question.string("locale", locale.identifier)
       return client.answer(.fieldDate, question, calendar: calendar, placeholder: nil) {
         if case .null = $0 { .some(nil) } else { $0.instant.map { .some($0) } }
@@ -150,7 +150,7 @@ extension ExecutorClient {
       question.string("kind", kind.rawValue)
       question.instant("start", start)
       question.raw("actions", ExecutorWire.actions(actions))
-      question.raw("calendar", ExecutorWire.calendar(calendar))
+      question.raw("calendar", client.wire(calendar))
       question.string("locale", locale.identifier)
       return client.answer(.disclosure, question, calendar: calendar, placeholder: []) {
         $0.snapshots
