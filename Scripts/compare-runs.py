@@ -14,6 +14,10 @@ script is the before/after proof: run the same sweep with the old and the new bu
 
     python3 Scripts/compare-runs.py BEFORE_DIR AFTER_DIR [--show N]
 
+For two runs of the current schema, `conformance compare BEFORE AFTER` does the same with
+the harness's own readers; this script stays as the reader of schemas 1 and 2 and as an
+independent second reader (a test requires both to print the same verdict line).
+
 It prints each run's schema, summary and number of non-passing cases, then, for every
 field, how many cases differ (with up to N examples), and the cases found in one run only.
 The last line is `same verdicts: N cases compared` (exit 0) or `DIFFERENT: ...` (exit 1).

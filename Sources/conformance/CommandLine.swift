@@ -10,6 +10,8 @@ enum Command {
   case benchShards(counts: [Int], passes: Int, jobs: Int, out: URL, corpora: URL)
   case benchPair(kind: Benchmark.PairKind, quick: Bool, pairs: Int, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
+  /// `compare BEFORE AFTER`: two runs compared case by case.
+  case compare(before: URL, after: URL, show: Int)
   case selfTest(jobs: Int, corpora: URL, mutants: [Mutant])
   case worker(RunOptions)
   /// `costs <results-dir>`: fit the step cost model shards are balanced by.
@@ -34,6 +36,7 @@ struct CommandLineParser {
     case "bench"?: return try parseBench(rest)
     case "self-test"?: return try parseSelfTest(rest)
     case "merge"?: return try parseMerge(rest)
+    case "compare"?: return try parseCompare(rest)
     case "explain"?: return try parseExplain(rest)
     case "executor"?: return try parseExecutor(rest)
     case "costs"?: return try parseCosts(rest)
@@ -188,6 +191,30 @@ struct CommandLineParser {
     }
     guard !shards.isEmpty else { throw InputError("merge needs the shards' report directories") }
     return .merge(shards: shards, out: out)
+  }
+
+  func parseCompare(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    var remaining = arguments
+    var runs: [URL] = []
+    var show = 3
+    while let argument = remaining.popFirst() {
+      if argument == "-h" || argument == "--help" { return .help(topic: "compare") }
+      if optionName(argument) == "--show" {
+        let text = try value(argument, &remaining)
+        guard let count = Int(text), count >= 0 else {
+          throw InputError("--show '\(text)' is not a count of examples (0 or more)")
+        }
+        show = count
+      } else if argument.hasPrefix("-") {
+        throw unknownOption(argument, for: "compare")
+      } else {
+        runs.append(URL(fileURLWithPath: argument))
+      }
+    }
+    guard runs.count == 2 else {
+      throw InputError("compare needs two report directories, BEFORE and AFTER (got \(runs.count))")
+    }
+    return .compare(before: runs[0], after: runs[1], show: show)
   }
 
   func parseExplain(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

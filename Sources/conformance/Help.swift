@@ -9,6 +9,7 @@ enum Help {
            conformance explain <case-id> [--subject exec:<command>] [--waivers <file|none>]
            conformance bench [--quick] [--jobs <n>] [--out <file>]
            conformance merge <shard-dir>... [--out <dir>]
+           conformance compare <before-dir> <after-dir> [--show <n>]
            conformance self-test [--jobs <n>] [--mutants <name>,...]
            conformance executor [--misbehave <spec>]
            conformance costs <results-dir> [--corpora <dir>]
@@ -34,7 +35,7 @@ enum Help {
     return lines.joined(separator: "\n" + String(repeating: " ", count: 30))
   }
 
-  static let topics = ["explain", "bench", "merge", "self-test", "executor", "costs"]
+  static let topics = ["explain", "bench", "merge", "compare", "self-test", "executor", "costs"]
 
   /// The options a subcommand (`nil`: a sweep) takes, for "did you mean".
   static func options(of subcommand: String?) -> [String] {
@@ -42,6 +43,7 @@ enum Help {
     case "explain"?: ["--corpora", "--waivers", "--subject", "--help"]
     case "bench"?: ["--quick", "--holes", "--reference", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
+    case "compare"?: ["--show", "--help"]
     case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
     case "executor"?: ["--misbehave", "--help"]
     case "costs"?: ["--corpora", "--help"]
@@ -59,6 +61,7 @@ enum Help {
     case "explain"?: explain
     case "bench"?: bench
     case "merge"?: merge
+    case "compare"?: compare
     case "self-test"?: selfTest
     case "executor"?: executor
     case "costs"?: costs
@@ -132,6 +135,25 @@ enum Help {
 
     OPTIONS:
       --out <dir>             where the merged reports go (default: Reports/latest)
+    """
+
+  static let compare = """
+    OVERVIEW: Compares two runs of the same selection case by case: the summaries, and every
+    case that did not pass in either run (status, expected and actual values, pattern,
+    triage, baseline class), each run's cases added up against its own summary. What a
+    redesign shows to prove it changed how results are written, not what they say.
+
+    USAGE: conformance compare <before-dir> <after-dir> [--show <n>]
+
+    ARGUMENTS:
+      <before-dir> <after-dir>
+                              two report directories (or their results.json)
+
+    OPTIONS:
+      --show <n>              examples shown of each difference (default: 3)
+
+    EXIT CODES:
+      0 the same · 1 different (the last line says how) · 2 a run cannot be read
     """
 
   static let selfTest = """
@@ -240,6 +262,9 @@ enum Help {
                               write Reports/bench.json (--quick: the core corpus only).
       merge <dir>...          Combine the reports of --shard 1/N … N/N runs into one run's
                               results.json, junit.xml and index.html.
+      compare <before> <after>
+                              Compare two runs case by case; exit 0 only if they say the
+                              same (a redesign's proof).
       self-test               Run the core corpus against deliberately wrong subjects: exit 0
                               only if every one is caught and the real subject is clean.
       executor                Answer the executor protocol on stdin/stdout with the seeds'

@@ -115,6 +115,10 @@ func execute(_ command: Command) throws -> ExitStatus {
     print(result.summary.joined(separator: "\n"))
     printVerdict(result.reason)
     return result.status
+  case .compare(let before, let after, let show):
+    let comparison = try RunComparison.run(before: before, after: after, show: show)
+    print(comparison.lines.joined(separator: "\n"))
+    return comparison.same ? .clean : .unexpected
   case .run(let options):
     let result = try ConformanceRun.run(options, subject: try subject(options))
     print(result.summary.joined(separator: "\n"))

@@ -1,0 +1,91 @@
+@testable import Conformance
+import Foundation
+import Testing
+
+/// A selection with failures to compare (fa_IR's and the Islamic calendar's known
+/// differences are waived) and Sao Paulo's skipped midnight, small enough for a debug build.
+private let compareSample = [
+  "--checks", "leading-blanks,same-day-closing,date-text,month-days", "--locales", "en_US,fa_IR",
+  "--calendars", "gregorian,islamic", "--time-zones", "UTC,America/Sao_Paulo", "--years", "2018...2018",
+]
+
+@Suite("conformance compare")
+struct CompareTests {
+  @Test("the same selection run twice compares the same, and Scripts/compare-runs.py, reading the files its own way, agrees")
+  func sameRuns() throws {
+    let before = try ExecutorRun(compareSample, subject: nil)
+    let after = try ExecutorRun(compareSample, subject: nil)
+    let summary = try before.record.summary
+    let listed = summary.failed + summary.errored + summary.waived + summary.unexpectedPass
+    try #require(listed > 0, "the sample has no failures to compare")
+    let result = try Executable.run(["compare", before.out.path, after.out.path])
+    #expect(result.status == 0, "\(result.out)\(result.error)")
+    let verdict = result.out.split(separator: "\n").last.map(String.init)
+    #expect(verdict == "same verdicts: \(listed) cases compared")
+    // The Python script parses the JSON with the standard library, not our readers.
+    let script = try Process.runToEnd(URL(fileURLWithPath: "/usr/bin/env"),
+                                 ["python3", "Scripts/compare-runs.py", before.out.path, after.out.path])
+    #expect(script.status == 0)
+    #expect(script.out.split(separator: "\n").last.map(String.init) == verdict)
+  }
+
+  @Test("a case whose outcome changed is named with the field and both values; exit 1")
+  func changedCase() throws {
+    let before = try ExecutorRun(compareSample, subject: nil)
+    // A waived case made to trap: waived before, errored after, its actual value another.
+    let waived = try #require(try before.cases.first { $0.status == .waived })
+    let after = try ExecutorRun(compareSample, subject: nil,
+                                environment: ["CONFORMANCE_FAULT": "trap:\(waived.id)"])
+    let result = try Executable.run(["compare", before.out.path, after.out.path])
+    #expect(result.status == 1)
+    let lines = result.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains("status: 1 differ"), "\(lines)")
+    #expect(lines.contains("  \(waived.id): waived → errored"), "\(lines)")
+    let waivedBefore = try before.record.summary.waived
+    #expect(lines.contains("summary: errored 0 → 1, waived \(waivedBefore) → \(waivedBefore - 1)"), "\(lines)")
+    #expect(lines.last?.hasPrefix("DIFFERENT: ") == true && lines.last?.contains("status") == true)
+  }
+
+  @Test("a cases file cut short does not pass for a run with fewer failures")
+  func cutShort() throws {
+    let before = try ExecutorRun(compareSample, subject: nil)
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-cut-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: copy) }
+    try FileManager.default.copyItem(at: before.out, to: copy)
+    // Keep the first line only: still valid gzip and JSON Lines, one case where there were more.
+    let cases = copy.appendingPathComponent("cases.jsonl.gz").path
+    let cut = try Process.runToEnd(URL(fileURLWithPath: "/bin/sh"),
+                              ["-c", "zcat '\(cases)' | head -1 | gzip > '\(cases).cut' && mv '\(cases).cut' '\(cases)'"])
+    try #require(cut.status == 0)
+    let result = try Executable.run(["compare", before.out.path, copy.path])
+    #expect(result.status == 1)
+    #expect(result.out.contains("after lists "), "\(result.out)")
+    #expect(result.out.split(separator: "\n").last?.contains("do not add up to their summary") == true)
+  }
+
+  @Test("a directory that holds no run is bad input: exit 2, naming it")
+  func badInput() throws {
+    let result = try Executable.run(["compare", "/nonexistent-before", "/nonexistent-after"])
+    #expect(result.status == 2)
+    #expect(result.error.contains("compare BEFORE /nonexistent-before: cannot read the file"), "\(result.error)")
+    let one = try Executable.run(["compare", "/tmp"])
+    #expect(one.status == 2)
+    #expect(one.error.contains("two report directories"), "\(one.error)")
+  }
+}
+
+extension Process {
+  /// Runs `executable` to its end, with stdout read whole.
+  static func runToEnd(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, out: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
