@@ -188,7 +188,7 @@ struct WaiverClaimTests {
     #expect(page.contains("<h2>Contradicted waivers</h2>\n<ul><li><code>cn-sunday-in-cldr46</code>: its claim does not hold for 1 case "))
     // Its top patterns name the waiver that took AE's case by id, linked to its reason,
     // written once below the table.
-    #expect(page.contains("<td><a href=\"#waiver-cn-sunday-in-cldr46\"><code>cn-sunday-in-cldr46</code></a></td>"))
+    #expect(page.contains("<td data-label=\"waiver\"><a href=\"#waiver-cn-sunday-in-cldr46\"><code>cn-sunday-in-cldr46</code></a></td>"))
     #expect(page.contains("<dt id=\"waiver-cn-sunday-in-cldr46\"><code>cn-sunday-in-cldr46</code></dt><dd>CLDR 46 changed CN to Sunday (none)</dd>"))
   }
 

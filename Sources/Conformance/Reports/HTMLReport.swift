@@ -68,16 +68,21 @@ public enum HTMLReport {
     html += "<h2>Top failure patterns</h2>\n"
     html += clusters.isEmpty ? "<p>None.</p>\n"
       : "<p>\(number(clusters.count)) of \(counted(all.count, "group")) shown, the largest first.</p>\n"
-        + "<table><tr><th>cases</th><th>new</th><th>status</th><th>check</th><th>pattern</th><th>waiver</th></tr>\n"
+        + "<table class=\"patterns\"><tr><th>cases</th><th>new</th><th>status</th><th>check</th><th>pattern</th>"
+        + "<th>waiver</th></tr>\n"
         + clusters.map { cluster in
           // Ids in the cell (a reason is a paragraph: a table of them is a wall on a phone),
           // each linking to its reason below the table.
           let waivers = cluster.waivers.keys.sorted().map { id in
             "<a href=\"#waiver-\(escape(id))\"><code>\(escape(id))</code></a>"
           }.joined(separator: ", ")
-          return "<tr><td class=\"num\">\(number(cluster.count))</td><td class=\"num\">\(number(cluster.newCount))</td>"
-            + "<td>\(cluster.status.rawValue)</td>"
-            + "<td><code>\(escape(cluster.check))</code></td><td>\(escape(cluster.pattern))</td><td>\(waivers)</td></tr>\n"
+          // Each cell names its column, for a phone's layout (page.css: a card per row).
+          return "<tr><td class=\"num\" data-label=\"cases\">\(number(cluster.count))</td>"
+            + "<td class=\"num\" data-label=\"new\">\(number(cluster.newCount))</td>"
+            + "<td data-label=\"status\">\(cluster.status.rawValue)</td>"
+            + "<td data-label=\"check\"><code>\(escape(cluster.check))</code></td>"
+            + "<td data-label=\"pattern\">\(escape(cluster.pattern))</td>"
+            + "<td data-label=\"waiver\">\(waivers.isEmpty ? "none" : waivers)</td></tr>\n"
         }.joined() + "</table>\n"
     var listed: [String] = []
     for id in clusters.flatMap({ $0.waivers.keys.sorted() }) where !listed.contains(id) { listed.append(id) }
