@@ -9,6 +9,13 @@ struct ReferenceTriageTests {
   static let sundayFirst: Value = .strings(["日", "一", "二", "三", "四", "五", "六"])
   static let mondayFirst: Value = .strings(["一", "二", "三", "四", "五", "六", "日"])
 
+  @Test("a table of starts finds the last start not after a value, by hand",
+        arguments: [(5, nil), (10, 0), (11, 0), (19, 0), (20, 1), (29, 1), (30, 2), (99, 2)] as [(Int, Int?)])
+  func lastPositionNotAfter(value: Int, position: Int?) {
+    #expect([10, 20, 30].lastPosition(notAfter: value) == position)
+    #expect([Int]().lastPosition(notAfter: value) == nil)
+  }
+
   @Test("each class from its definition")
   func classes() {
     let (sun, mon) = (Self.sundayFirst, Self.mondayFirst)

@@ -30,14 +30,8 @@ public struct LetterScripts: Sendable {
 
   /// The script of one character, or `nil` for Common and Inherited ones.
   func script(of scalar: Unicode.Scalar) -> String? {
-    let value = scalar.value
-    var (low, high) = (0, firsts.count)
-    while low < high {
-      let middle = (low + high) / 2
-      if firsts[middle] <= value { low = middle + 1 } else { high = middle }
-    }
-    guard low > 0, value <= lasts[low - 1] else { return nil }
-    return codes[low - 1]
+    guard let range = firsts.lastPosition(notAfter: scalar.value), scalar.value <= lasts[range] else { return nil }
+    return codes[range]
   }
 
   /// The scripts of a text's letters, sorted.

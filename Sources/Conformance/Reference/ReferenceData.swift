@@ -50,13 +50,9 @@ public struct ReferenceData: Sendable {
 
     /// The month holding `day`, or `nil` outside the table.
     public func month(containing day: LocalDay) -> (firstDay: LocalDay, length: Int32)? {
-      var (low, high) = (0, starts.count)
-      while low < high {
-        let middle = (low + high) / 2
-        if starts[middle] <= day { low = middle + 1 } else { high = middle }
-      }
-      guard low > 0, day < starts[low - 1].adding(days: lengths[low - 1]) else { return nil }
-      return (starts[low - 1], lengths[low - 1])
+      guard let month = starts.lastPosition(notAfter: day), day < starts[month].adding(days: lengths[month])
+      else { return nil }
+      return (starts[month], lengths[month])
     }
   }
 
