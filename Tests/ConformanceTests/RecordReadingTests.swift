@@ -30,6 +30,7 @@ struct RecordReadingTests {
           (#"say "hi" \ back"#, #""say \"hi\" \\ back""#),
           ("tab\tline\ncr\r", #""tab\tline\ncr\r""#),
           ("\u{1}\u{1F}", #""\u0001\u001f""#),
+          ("\u{8}\u{C}\u{7F}", "\"\\b\\f\u{7F}\""),  // as JSONEncoder writes them; DEL as it is
           ("a\u{2028}b\u{2029}", #""a\u2028b\u2029""#),
         ])
   func jsonStrings(text: String, written: String) throws {

@@ -134,28 +134,6 @@ struct CaseLineWriter {
 
   private mutating func string(_ text: String) { Self.appendString(text, to: &bytes) }
 
-  private static let hexDigits = Array("0123456789abcdef".utf8)
-
-  /// A JSON string as the encoder writes it: `"` and `\` escaped, the control characters as
-  /// `\b \t \n \f \r` or `\u00xx` (lowercase), everything else (`/`, DEL, any other
-  /// scalar) as its UTF-8.
-  static func appendString(_ text: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-      case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-      case 0..<0x20:
-        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                  hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-      default: bytes.append(byte)
-      }
-    }
-    bytes.append(UInt8(ascii: "\""))
-  }
+  /// A JSON string as the encoder writes it (`JSONString`).
+  static func appendString(_ text: String, to bytes: inout [UInt8]) { JSONString.append(text, to: &bytes) }
 }
