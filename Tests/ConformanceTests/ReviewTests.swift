@@ -261,6 +261,21 @@ struct ReviewTests {
     }
   }
 
+  @Test("a waiver file's wrong values are shown as a person wrote them", arguments: [
+    (#"{"schema": 3, "waivers": []}"#, #"schema must be "conformance-waivers/1", found 3"#),
+    (#"{"schema": ["a", 2.5, true, null], "waivers": []}"#, #"found [a, 2.5, true, null]"#),
+    (#"{"schema": {"x": 1}, "waivers": []}"#, "found {…}"),
+    (#"{"schema": "conformance-waivers/1", "waivers": {}}"#, #""waivers" must be an array of objects"#),
+  ])
+  func waiverFileValues(text: String, message: String) throws {
+    #expect {
+      _ = try WaiverFile.parse(Data(text.utf8), name: "w.json")
+    } throws: { error in
+      ((error as? InputError)?.message ?? "") == "w.json: " + message
+        || ((error as? InputError)?.message ?? "").hasSuffix(message)
+    }
+  }
+
   @Test("a truncated or foreign baseline is refused with the file and line")
   func badBaseline() throws {
     let out = temporary("base")

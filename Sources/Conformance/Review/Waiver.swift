@@ -179,24 +179,24 @@ public enum WaiverFile {
   }
 
   public static func parse(_ data: Data, name: String) throws(InputError) -> [Waiver] {
-    let root: JSONField
+    let root: JSONValue
     do {
-      root = try JSONDecoder().decode(JSONField.self, from: data)
+      root = try JSONDecoder().decode(JSONValue.self, from: data)
     } catch {
       throw InputError("\(name): not valid JSON (\(JSONValueReader.describe(error)))")
     }
-    guard case .object(let members) = root else {
+    guard let members = root.members else {
       throw InputError("\(name): the top level must be an object")
     }
     guard case .string(schema)? = members["schema"] else {
-      throw InputError("\(name): schema must be \"\(schema)\", found \(members["schema"].map { "\($0)" } ?? "none")")
+      throw InputError("\(name): schema must be \"\(schema)\", found \(members["schema"]?.shown ?? "none")")
     }
-    guard case .list(let list)? = members["waivers"] else {
+    guard case .array(let list)? = members["waivers"] else {
       throw InputError("\(name): \"waivers\" must be an array of objects")
     }
-    var entries: [[String: JSONField]] = []
+    var entries: [[String: JSONValue]] = []
     for item in list {
-      guard case .object(let entry) = item else {
+      guard let entry = item.members else {
         throw InputError("\(name): \"waivers\" must be an array of objects")
       }
       entries.append(entry)
@@ -213,7 +213,7 @@ public enum WaiverFile {
     return waivers
   }
 
-  static func parseEntry(_ entry: [String: JSONField], location index: String) throws(InputError)
+  static func parseEntry(_ entry: [String: JSONValue], location index: String) throws(InputError)
     -> Waiver
   {
     // Errors name the entry by position and, once known, by id.
@@ -266,7 +266,7 @@ public enum WaiverFile {
     }
     var versions: [(String, Glob)] = []
     if let object = entry["when"] {
-      guard case .object(let fields) = object, fields.values.allSatisfy({ $0.text != nil }) else {
+      guard let fields = object.members, fields.values.allSatisfy({ $0.text != nil }) else {
         throw InputError("\(location): \"when\" must map version names to strings")
       }
       let dictionary = fields.mapValues { $0.text ?? "" }
@@ -289,11 +289,11 @@ public enum WaiverFile {
 
 extension WaiverFile {
   /// `match` or `scope`: dimension key → a glob or a list of them; `nil` when absent.
-  static func dimensionGlobs(_ field: JSONField?, key name: String, location: String)
+  static func dimensionGlobs(_ field: JSONValue?, key name: String, location: String)
     throws(InputError) -> [(key: String, globs: [Glob])]?
   {
     guard let field else { return nil }
-    guard case .object(let dictionary) = field else {
+    guard let dictionary = field.members else {
       throw InputError("\(location): \"\(name)\" must be an object")
     }
     var result: [(key: String, globs: [Glob])] = []
@@ -310,57 +310,5 @@ extension WaiverFile {
       }
     }
     return result
-  }
-}
-
-/// Any JSON value, decoded by `JSONDecoder`, for files whose errors must name the entry and
-/// key at fault in a person's words (the waiver file) rather than a coding path.
-enum JSONField: Decodable, CustomStringConvertible {
-  case string(String)
-  case number(Double)
-  case bool(Bool)
-  case null
-  case list([JSONField])
-  case object([String: JSONField])
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONField].self) {
-      self = .list(value)
-    } else {
-      self = .object(try container.decode([String: JSONField].self))
-    }
-  }
-
-  /// The text of a string.
-  var text: String? {
-    if case .string(let text) = self { return text }
-    return nil
-  }
-
-  /// The texts of a list of strings (`nil` when any item is not one).
-  var texts: [String]? {
-    guard case .list(let items) = self else { return nil }
-    let texts = items.compactMap(\.text)
-    return texts.count == items.count ? texts : nil
-  }
-
-  var description: String {
-    switch self {
-    case .string(let text): text
-    case .number(let value): value == value.rounded() ? String(Int(value)) : String(value)
-    case .bool(let value): String(value)
-    case .null: "null"
-    case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
-    case .object: "{…}"
-    }
   }
 }

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reading any JSON value: the one type for JSON whose shape is not a record's (an
+/// executor's answers, the waiver file, whose errors name the entry and key at fault in a
+/// person's words rather than a coding path).
+extension JSONValue: Decodable {
+  /// Any JSON value; an object keeps the order the decoder gives its keys.
+  public init(from decoder: any Decoder) throws {
+    if let container = try? decoder.container(keyedBy: AnyKey.self) {
+      self = .object(try container.allKeys.map { ($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) })
+      return
+    }
+    if var container = try? decoder.unkeyedContainer() {
+      var values: [JSONValue] = []
+      while !container.isAtEnd { values.append(try container.decode(JSONValue.self)) }
+      self = .array(values)
+      return
+    }
+    let value = try decoder.singleValueContainer()
+    if value.decodeNil() {
+      self = .null
+    } else if let bool = try? value.decode(Bool.self) {
+      self = .bool(bool)
+    } else if let int = try? value.decode(Int.self) {
+      self = .int(int)
+    } else if let double = try? value.decode(Double.self) {
+      self = .double(double)
+    } else {
+      self = .string(try value.decode(String.self))
+    }
+  }
+
+  private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// A number as seconds since 1970 (an integer or not).
+  var instant: Date? {
+    switch self {
+    case .int(let value): Date(timeIntervalSince1970: Double(value))
+    case .double(let value) where value.isFinite: Date(timeIntervalSince1970: value)
+    default: nil
+    }
+  }
+
+  /// A whole number (written with or without a fraction of zero).
+  var integer: Int? {
+    switch self {
+    case .int(let value): value
+    case .double(let value) where value.rounded() == value && abs(value) < 1e15: Int(value)
+    default: nil
+    }
+  }
+
+  /// The members of an object, by key.
+  var members: [String: JSONValue]? {
+    guard case .object(let members) = self else { return nil }
+    return Dictionary(members, uniquingKeysWith: { first, _ in first })
+  }
+}
+
+extension JSONValue {
+  /// The text of a string.
+  var text: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The texts of an array of strings (`nil` when any item is not one).
+  var texts: [String]? {
+    guard case .array(let items) = self else { return nil }
+    let texts = items.compactMap(\.text)
+    return texts.count == items.count ? texts : nil
+  }
+
+  /// The value as an error message shows it: a string as it is, a list item by item, an
+  /// object elided.
+  var shown: String {
+    switch self {
+    case .string(let text): text
+    case .int(let value): String(value)
+    case .double(let value): value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    case .bool(let value): String(value)
+    case .null: "null"
+    case .array(let items): "[" + items.map(\.shown).joined(separator: ", ") + "]"
+    case .object: "{…}"
+    }
+  }
+}
