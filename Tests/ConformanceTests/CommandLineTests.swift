@@ -386,10 +386,11 @@ struct IsolationTests {
     }
   }
 
-  @Test("a worker killed from outside is replaced and its cases run again")
-  func killedWorker() throws {
+  @Test("a worker killed from outside, while it starts or mid-sweep, is replaced and its cases run again",
+        arguments: [0.0, 2.0])
+  func killedWorker(after seconds: Double) throws {
     let out = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-killed-\(getpid())")
+      .appendingPathComponent("conformance-killed-\(getpid())-\(Int(seconds))")
     defer { try? FileManager.default.removeItem(at: out) }
     let process = Process()
     process.executableURL = Executable.url
@@ -398,12 +399,13 @@ struct IsolationTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try Spawn.serially { try process.run() }
-    // Kill one worker of the core run mid-sweep.
+    // Kill one worker of the core run as soon as it is seen (it is still loading the corpus
+    // and has not said it is ready), or two seconds later, mid-sweep.
     var killed: Int32?
-    for _ in 0..<100 where killed == nil {
-      Thread.sleep(forTimeInterval: 0.2)
+    for _ in 0..<(seconds > 0 ? 100 : 4000) where killed == nil {
+      Thread.sleep(forTimeInterval: seconds > 0 ? 0.2 : 0.005)
       if let child = childProcesses(of: process.processIdentifier).first {
-        Thread.sleep(forTimeInterval: 2)
+        Thread.sleep(forTimeInterval: seconds)
         kill(child, SIGKILL)
         killed = child
       }

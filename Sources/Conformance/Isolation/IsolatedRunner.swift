@@ -342,7 +342,9 @@ public final class IsolatedRunner: Sendable {
         }
         continue
       }
-      if worker == nil {
+      // A worker killed while it starts (the OOM killer, a person, a loaded CI runner) is
+      // started again, once; one that cannot start twice in a row is the harness's failure.
+      for attempt in 1...2 where worker == nil {
         do {
           let started = try WorkerProcess(executable: executable, arguments: arguments, setup: setupLine,
                                            startup: schedule.update { $0.limits.startup })
@@ -353,8 +355,10 @@ public final class IsolatedRunner: Sendable {
           worker = started
           if cancelled { return }
         } catch {
-          abandon(error)
-          return
+          if attempt == 2 || schedule.update({ $0.cancelled }) {
+            abandon(error)
+            return
+          }
         }
       }
       guard let current = worker else { return }
