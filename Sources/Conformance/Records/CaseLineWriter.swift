@@ -100,7 +100,7 @@ struct CaseLineWriter {
     mutating func member(_ key: String, _ writer: inout CaseLineWriter, _ value: (inout CaseLineWriter) -> Void) {
       writer.bytes.append(count == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
       count += 1
-      CaseLineWriter.appendString(key, to: &writer.bytes)
+      JSONString.append(key, to: &writer.bytes)
       writer.bytes.append(UInt8(ascii: ":"))
       value(&writer)
     }
@@ -132,8 +132,5 @@ struct CaseLineWriter {
 
   private mutating func int(_ number: Int) { bytes.append(contentsOf: String(number).utf8) }
 
-  private mutating func string(_ text: String) { Self.appendString(text, to: &bytes) }
-
-  /// A JSON string as the encoder writes it (`JSONString`).
-  static func appendString(_ text: String, to bytes: inout [UInt8]) { JSONString.append(text, to: &bytes) }
+  private mutating func string(_ text: String) { JSONString.append(text, to: &bytes) }
 }

@@ -69,20 +69,13 @@ extension JSONValue {
     return nil
   }
 
-  /// The texts of an array of strings (`nil` when any item is not one).
-  var texts: [String]? {
-    guard case .array(let items) = self else { return nil }
-    let texts = items.compactMap(\.text)
-    return texts.count == items.count ? texts : nil
-  }
-
   /// The value as an error message shows it: a string as it is, a list item by item, an
   /// object elided.
   var shown: String {
     switch self {
     case .string(let text): text
     case .int(let value): String(value)
-    case .double(let value): value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    case .double(let value): integer.map(String.init) ?? String(value)
     case .bool(let value): String(value)
     case .null: "null"
     case .array(let items): "[" + items.map(\.shown).joined(separator: ", ") + "]"

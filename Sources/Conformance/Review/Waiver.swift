@@ -235,7 +235,7 @@ public enum WaiverFile {
     }
     let id = try string("id") ?? ""
     let checks: [String]
-    if let list = entry["check"]?.texts, !list.isEmpty {
+    if let list = entry["check"]?.strings, !list.isEmpty {
       checks = list
     } else {
       checks = [try string("check") ?? ""]
@@ -303,7 +303,7 @@ extension WaiverFile {
       }
       if let text = dictionary[key]?.text {
         result.append((key, [Glob(text)]))
-      } else if let list = dictionary[key]?.texts, !list.isEmpty {
+      } else if let list = dictionary[key]?.strings, !list.isEmpty {
         result.append((key, list.map(Glob.init)))
       } else {
         throw InputError("\(location): \(name).\(key) must be a string or a list of strings")
