@@ -247,6 +247,46 @@ struct BreakerTests {
     #expect(watch.poll(cpu: 400.9, wall: start + .seconds(21)) == nil)
   }
 
+  @Test("time a case spends off the clock (a reference release read for the whole run) is not the case's")
+  func offTheClock() {
+    let watch = CaseWatch()
+    let start = ContinuousClock.now
+    watch.begin(step: 1, position: 0, limit: CaseLimit(cpu: 2, wall: 6))
+    #expect(watch.poll(cpu: 10, wall: start) == nil)
+    // Off the clock at 10.5 s of CPU: 3 s of CPU and 4 s of wall later, nothing is judged.
+    watch.pause(cpu: 10.5, wall: start + .milliseconds(500))
+    #expect(watch.poll(cpu: 13, wall: start + .seconds(4)) == nil)
+    watch.resume(cpu: 13.5, wall: start + .milliseconds(4500))
+    // Back on: the case has spent 0.5 s before the pause and 1.1 s since, 1.6 s of its 2.
+    #expect(watch.poll(cpu: 14.6, wall: start + .seconds(5)) == nil)
+    // 0.5 + 2.0 = 2.5 s of CPU, 0.5 + 1.5 = 2 s of wall: past its limit, by its own time.
+    let note = watch.poll(cpu: 15.5, wall: start + .seconds(6))
+    #expect(abs((note?.cpuSeconds ?? 0) - 2.5) < 1e-9 && abs((note?.wallSeconds ?? 0) - 2) < 1e-9)
+    // Off the clock before any poll saw the case: it is first seen once back on (at 23.5 s).
+    watch.begin(step: 1, position: 1, limit: CaseLimit(cpu: 2, wall: 6))
+    watch.pause(cpu: 20, wall: start + .seconds(10))
+    #expect(watch.poll(cpu: 21, wall: start + .seconds(11)) == nil)
+    watch.resume(cpu: 22, wall: start + .seconds(12))
+    #expect(watch.poll(cpu: 23.5, wall: start + .seconds(13)) == nil)
+    #expect(watch.poll(cpu: 25, wall: start + .seconds(14)) == nil)
+    #expect(abs((watch.poll(cpu: 25.6, wall: start + .seconds(14))?.cpuSeconds ?? 0) - 2.1) < 1e-9)
+  }
+
+  @Test("a worker's first case that reads a tz release for triage is not stopped as hung: month-days · islamic · Antarctica/Vostok, 1 s limits")
+  func referenceReadOffTheClock() throws {
+    // Each of these 26 cases fails as a waived data difference, and its triage asks the tz
+    // releases for the zone; the first read of a release's transitions took more than 1 s of
+    // CPU in a debug build, so before the read went off the clock all 26 errored as
+    // "hang in static TSV.read" (each worker that replaced a stopped one read it again).
+    let run = try ExecutableRun(["--checks", "month-days", "--locales", "en_US", "--calendars", "islamic",
+                                 "--time-zones", "Antarctica/Vostok", "--years", "2022...2023"],
+                                environment: ["CONFORMANCE_CASE_TIMEOUT": "1"])
+    #expect(run.cases.count == 26 && run.summary.errored == 0, "\(run.stdout)")
+    // The triage did read the release (the cases past the first few keep no detail).
+    #expect(run.cases.contains { $0.outcome.detail.contains { $0.hasPrefix("reference tz 2022e") } },
+            "\(run.stdout)")
+  }
+
   @Test("a fault's signature is what stopped the case and the executable's frame, without the column")
   func signatures() {
     // Swift 6.3's backtracer, abridged: a hang stopped in ICU, called from the subject.

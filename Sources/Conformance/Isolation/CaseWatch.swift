@@ -72,9 +72,50 @@ final class CaseWatch: Sendable {
   private struct State {
     var current: Current?
     var slowest = 0.0
+    /// The evaluating thread's clocks when it went off the clock, while it is.
+    var offSince: (cpu: Double, wall: ContinuousClock.Instant)?
   }
 
   private let state = Mutex(State())
+
+  /// The watch of this process's evaluating thread (a worker's), once its watchdog runs.
+  private static let active = Mutex<CaseWatch?>(nil)
+
+  /// Runs `body`, work a case does for the whole process (reading a reference release on
+  /// first use), off the case's clock: its CPU and wall time are not the case's, so the first
+  /// case to need a table is not stopped as hung on a slow machine. Outside a worker it only
+  /// runs `body`.
+  static func offTheClock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    guard let watch = active.withLock({ $0 }) else { return try body() }
+    watch.pause(cpu: threadCPU(), wall: .now)
+    defer { watch.resume(cpu: threadCPU(), wall: .now) }
+    return try body()
+  }
+
+  /// The calling thread's CPU seconds.
+  private static func threadCPU() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  /// The evaluating thread goes off the clock at its CPU clock `cpu` and wall clock `wall`:
+  /// polls judge nothing until `resume`.
+  func pause(cpu: Double, wall: ContinuousClock.Instant) {
+    state.withLock { $0.offSince = (cpu, wall) }
+  }
+
+  /// Back on the clock: the case's first sight moves forward by the time spent off it since
+  /// then, so that time is not counted.
+  func resume(cpu: Double, wall: ContinuousClock.Instant) {
+    state.withLock { state in
+      guard let off = state.offSince else { return }
+      state.offSince = nil
+      guard let seen = state.current?.seen else { return }
+      // No poll sets a first sight while off the clock, so it is never after `off`.
+      state.current?.seen = (seen.cpu + (cpu - off.cpu), seen.wall + (wall - off.wall))
+    }
+  }
 
   func begin(step: Int, position: Int, limit: CaseLimit) {
     state.withLock { $0.current = Current(step: step, position: position, limit: limit) }
@@ -98,6 +139,7 @@ final class CaseWatch: Sendable {
   /// dies. A worker whose parent is gone exits, hung or not.
   func startWatchdog(of thread: pthread_t, report: @escaping @Sendable (HangNote) -> Void) {
     Self.unblockFatalSignals()
+    Self.active.withLock { $0 = self }
     var clock = clockid_t()
     pthread_getcpuclockid(thread, &clock)
     let parent = getppid()
@@ -123,7 +165,7 @@ final class CaseWatch: Sendable {
   /// case past its limit, if it is.
   func poll(cpu cpuNow: Double, wall wallNow: ContinuousClock.Instant) -> HangNote? {
     state.withLock { state in
-      guard let current = state.current else { return nil }
+      guard let current = state.current, state.offSince == nil else { return nil }
       guard let seen = current.seen else {
         state.current?.seen = (cpuNow, wallNow)
         return nil
