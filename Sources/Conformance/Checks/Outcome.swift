@@ -75,6 +75,9 @@ public struct CaseValues: Sendable, Codable, Equatable {
   /// What the subject answered.
   public var subject: Value
 
+  /// Its keys, for `Codable` and the case line's writer.
+  enum CodingKeys: String, CodingKey { case oracle, subject }
+
   public init(oracle: Value, subject: Value) {
     self.oracle = oracle
     self.subject = subject
@@ -87,6 +90,9 @@ public struct MonthReadings: Sendable, Equatable, Codable {
   public var oracle: String
   /// Foundation's reading of the same instant.
   public var subject: String
+
+  /// Its keys, for `Codable` and the case line's writer.
+  enum CodingKeys: String, CodingKey { case oracle, subject }
 }
 
 /// Why a failure happened.

@@ -138,10 +138,16 @@ struct WorkerReply: Codable {
   /// their cluster's examples are kept abridged, which needs the digest and nothing else).
   var actualDigests: [String?]?
   var hung: HangNote?
+
+  /// The reply's keys, for `JSONEncoder`, `JSONDecoder` and `init(members:)` alike.
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung
+  }
 }
 
 extension WorkerReply {
-  static let members: [StaticString] = ["step", "slowestCaseCPU", "caseLines", "actualDigests", "ready", "hung"]
+  /// Every key, in `CodingKeys` order: `ready` is member 4, `hung` 5.
+  static let members = JSONMembers.Names(CodingKeys.allCases)
 
   /// A step's reply read from its members, the way a merge reads step records: a shard's
   /// parent reads ~8,000 of them, and `JSONDecoder` mapping each whole first was a tenth of

@@ -30,8 +30,10 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
   /// for each waived case it writes whole): abridging the case then decodes no value.
   private let toldDigest: String?
 
-  static let members: [StaticString] = ["id", "step", "verdict", "pattern", "review", "actualDigest", "actual"]
-  static let reviewMembers: [StaticString] = ["waiver", "triage", "baseline", "contradicts", "outOfScope"]
+  static let members = JSONMembers.Names(
+    [CaseRecord.CodingKeys.id, .step, .verdict, .pattern, .review, .actualDigest, .actual])
+  static let reviewMembers = JSONMembers.Names(
+    [CaseReview.CodingKeys.waiver, .triage, .baseline, .contradicts, .outOfScope])
 
   /// The case in `bytes` (line `lineNumber` of `path`): from its members when they are what
   /// a case's should be, else decoded whole, which names the fault.

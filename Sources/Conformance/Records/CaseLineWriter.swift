@@ -1,8 +1,9 @@
 import Foundation
 
-/// A case's line written directly, byte for byte what `RecordCoding.lineEncoder()` writes
-/// for it (sorted keys, slashes unescaped; a test holds the two to the same bytes over
-/// real and contrived records).
+/// A case's line: the one writer of `CaseRecord` (its `encode(to:)` writes through it). Keys
+/// come from `CaseRecord.CodingKeys` and `CaseReview.CodingKeys`, sorted by their UTF-8 as
+/// `RecordCoding.lineEncoder()` sorts every other record's (a test holds the order); strings
+/// escaped by `JSONString`, slashes unescaped.
 ///
 /// Every case that does not pass is written as a line once per run, by the worker that
 /// evaluated it, and a waived one again, abridged, by the parent: ~75,000 lines a shard.
@@ -20,26 +21,28 @@ struct CaseLineWriter {
     return Data(writer.bytes)
   }
 
-  /// The members in the order `CaseRecord.encode(to:)` gives them, sorted by key as the
-  /// encoder sorts them (by UTF-8 code units).
+  private typealias K = CaseRecord.CodingKeys
+  private typealias R = CaseReview.CodingKeys
+
+  /// The members sorted by key (by UTF-8 code units), as `JSONEncoder` sorts them.
   private mutating func write(_ record: CaseRecord, explain: ExplainCommand) {
     let outcome = record.outcome
     var object = ObjectWriter()
     if let digest = record.actualDigest {
-      object.member("actualDigest", &self) { $0.string(digest) }
+      object.member(K.actualDigest, &self) { $0.string(digest) }
     } else {
-      object.member("actual", &self) { $0.value(outcome.actual) }
+      object.member(K.actual, &self) { $0.value(outcome.actual) }
     }
-    object.member("check", &self) { $0.string(record.id.check) }
+    object.member(K.check, &self) { $0.string(record.id.check) }
     let whole = record.actualDigest == nil
     let failing = outcome.verdict != .passed
     if whole && failing {
-      object.member("detail", &self) { writer in
+      object.member(K.detail, &self) { writer in
         writer.list(outcome.detail) { $0.string($1) }
       }
     }
     if whole {
-      object.member("dimensions", &self) { writer in
+      object.member(K.dimensions, &self) { writer in
         var dimensions = ObjectWriter()
         // Sorted by key: calendar, fw, locale, month, variant, zone.
         let id = record.id
@@ -50,52 +53,57 @@ struct CaseLineWriter {
         }
         dimensions.end(&writer)
       }
-      object.member("expected", &self) { $0.value(outcome.expected) }
+      object.member(K.expected, &self) { $0.value(outcome.expected) }
       if failing {
-        object.member("explain", &self) { $0.string(explain.text(for: record.id)) }
+        object.member(K.explain, &self) { $0.string(explain.text(for: record.id)) }
       }
     }
-    object.member("id", &self) { $0.string(record.id.description) }
+    object.member(K.id, &self) { $0.string(record.id.description) }
     if whole, let months = outcome.months {
-      object.member("months", &self) { writer in
+      object.member(K.months, &self) { writer in
         var readings = ObjectWriter()
-        readings.member("oracle", &writer) { $0.string(months.oracle) }
-        readings.member("subject", &writer) { $0.string(months.subject) }
+        readings.member(MonthReadings.CodingKeys.oracle, &writer) { $0.string(months.oracle) }
+        readings.member(MonthReadings.CodingKeys.subject, &writer) { $0.string(months.subject) }
         readings.end(&writer)
       }
     }
-    if failing { object.member("pattern", &self) { $0.string(outcome.pattern) } }
+    if failing { object.member(K.pattern, &self) { $0.string(outcome.pattern) } }
     let review = record.review
     if review != CaseReview() {
-      object.member("review", &self) { writer in
+      object.member(K.review, &self) { writer in
         var members = ObjectWriter()
-        if let baseline = review.baseline { members.member("baseline", &writer) { $0.string(baseline.rawValue) } }
-        if let waiver = review.contradicts { members.member("contradicts", &writer) { $0.string(waiver) } }
+        if let baseline = review.baseline { members.member(R.baseline, &writer) { $0.string(baseline.rawValue) } }
+        if let waiver = review.contradicts { members.member(R.contradicts, &writer) { $0.string(waiver) } }
         if let expected = review.triageExpected {
-          members.member("expectedFoundationICU", &writer) { $0.value(expected) }
+          members.member(R.triageExpected, &writer) { $0.value(expected) }
         }
-        if let waiver = review.outOfScope { members.member("outOfScope", &writer) { $0.string(waiver) } }
-        if let triage = review.triage { members.member("triage", &writer) { $0.string(triage.rawValue) } }
-        if let waiver = review.waiver { members.member("waiver", &writer) { $0.string(waiver) } }
+        if let waiver = review.outOfScope { members.member(R.outOfScope, &writer) { $0.string(waiver) } }
+        if let triage = review.triage { members.member(R.triage, &writer) { $0.string(triage.rawValue) } }
+        if let waiver = review.waiver { members.member(R.waiver, &writer) { $0.string(waiver) } }
         members.end(&writer)
       }
     }
-    object.member("step", &self) { $0.int(record.step) }
+    object.member(K.step, &self) { $0.int(record.step) }
     if whole, let values = outcome.values {
-      object.member("values", &self) { writer in
+      object.member(K.values, &self) { writer in
         var sides = ObjectWriter()
-        sides.member("oracle", &writer) { $0.value(values.oracle) }
-        sides.member("subject", &writer) { $0.value(values.subject) }
+        sides.member(CaseValues.CodingKeys.oracle, &writer) { $0.value(values.oracle) }
+        sides.member(CaseValues.CodingKeys.subject, &writer) { $0.value(values.subject) }
         sides.end(&writer)
       }
     }
-    object.member("verdict", &self) { $0.string(outcome.verdict.rawValue) }
+    object.member(K.verdict, &self) { $0.string(outcome.verdict.rawValue) }
     object.end(&self)
   }
 
   /// Opens an object at its first member and closes it (`{}` when it has none).
   private struct ObjectWriter {
     private var count = 0
+
+    mutating func member(_ key: some CodingKey, _ writer: inout CaseLineWriter,
+                         _ value: (inout CaseLineWriter) -> Void) {
+      member(key.stringValue, &writer, value)
+    }
 
     mutating func member(_ key: String, _ writer: inout CaseLineWriter, _ value: (inout CaseLineWriter) -> Void) {
       writer.bytes.append(count == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))

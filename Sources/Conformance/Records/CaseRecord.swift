@@ -145,32 +145,14 @@ extension CaseRecord: Codable {
     }
   }
 
+  /// The case line's members, as `CaseLineWriter` (the one writer of a case) writes them:
+  /// an abridged case keeps what a baseline compares and a reviewer filters by, and a case
+  /// that did not pass its pattern, detail and explain command (the encoder's
+  /// `ExplainCommand`, else the default one).
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encode(id.check, forKey: .check)
-    try container.encode(step, forKey: .step)
-    try container.encode(outcome.verdict, forKey: .verdict)
-    if let actualDigest {
-      try container.encode(actualDigest, forKey: .actualDigest)
-    } else {
-      try container.encode(Dictionary(uniqueKeysWithValues: id.dimensionValues.map { ($0.key, $0.value) }),
-                           forKey: .dimensions)
-      try container.encode(outcome.expected, forKey: .expected)
-      try container.encode(outcome.actual, forKey: .actual)
-      try container.encodeIfPresent(outcome.months, forKey: .months)
-      try container.encodeIfPresent(outcome.values, forKey: .values)
-    }
-    if outcome.verdict != .passed {
-      try container.encode(outcome.pattern, forKey: .pattern)
-      // An abridged case keeps what a baseline compares and a reviewer filters by; its
-      // explain command is its id's, which the reports print.
-      if !isAbridged {
-        try container.encode(outcome.detail, forKey: .detail)
-        let explain = encoder.userInfo[ExplainCommand.userInfoKey] as? ExplainCommand ?? ExplainCommand()
-        try container.encode(explain.text(for: id), forKey: .explain)
-      }
-    }
-    if review != CaseReview() { try container.encode(review, forKey: .review) }
+    let explain = encoder.userInfo[ExplainCommand.userInfoKey] as? ExplainCommand ?? ExplainCommand()
+    let line = CaseLineWriter.line(self, explain: explain)
+    var container = encoder.singleValueContainer()
+    try container.encode(try RecordCoding.decoder().decode(JSONValue.self, from: line))
   }
 }

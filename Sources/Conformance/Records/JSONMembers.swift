@@ -14,19 +14,29 @@ struct JSONMembers {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var ranges: [Range<Int>?]
 
+  /// The keys a reader wants, in the order it asks for them by index: a record's own
+  /// `CodingKeys` (so its readers name no key of their own), or literals for a protocol's.
+  struct Names: ExpressibleByArrayLiteral, Sendable {
+    let keys: [[UInt8]]
+
+    init<Key: CodingKey>(_ keys: [Key]) { self.keys = keys.map { Array($0.stringValue.utf8) } }
+    init(arrayLiteral keys: StaticString...) {
+      self.keys = keys.map { Array(UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount)) }
+    }
+  }
+
   /// The members `wanted` of the object in `bytes`, or `nil` when `bytes` is not one
   /// well-formed JSON object (with white space around it at most).
-  init?(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [StaticString]) {
+  init?(_ bytes: UnsafeBufferPointer<UInt8>, wanted: Names) {
     self.bytes = bytes
     var parser = Parser(bytes: bytes)
-    var found = Array<Range<Int>?>(repeating: nil, count: wanted.count)
+    var found = Array<Range<Int>?>(repeating: nil, count: wanted.keys.count)
     let complete = parser.object { key, value in
       let plain = key.contains(UInt8(ascii: "\\")) ? nil : key
       let unescaped = plain == nil ? Parser.unescaped(key) : nil
-      for (index, name) in wanted.enumerated() {
-        let nameBytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        if let plain, plain.elementsEqual(nameBytes) { found[index] = value }
-        if let unescaped, unescaped.elementsEqual(nameBytes) { found[index] = value }
+      for (index, name) in wanted.keys.enumerated() {
+        if let plain, plain.elementsEqual(name) { found[index] = value }
+        if let unescaped, unescaped.elementsEqual(name) { found[index] = value }
       }
     }
     guard complete, parser.atEnd() else { return nil }
@@ -394,6 +404,6 @@ struct JSONMembers {
 /// baseline reads case and step records; `init(members:)` returns `nil` for anything it is
 /// not sure of, and that value is decoded with `JSONDecoder` instead.
 protocol MemberDecodable: Decodable, Sendable {
-  static var members: [StaticString] { get }
+  static var members: JSONMembers.Names { get }
   init?(members: JSONMembers)
 }

@@ -143,25 +143,20 @@ public struct RunComparison: Sendable {
     }
   }
 
-  /// A summary's counts as `results.json` names them, in its order.
-  private static var counts: [(name: String, path: KeyPath<StatusCounts, Int>)] { [
-    ("passed", \.passed), ("failed", \.failed), ("errored", \.errored), ("skipped", \.skipped),
-    ("waived", \.waived), ("unexpectedPasses", \.unexpectedPass),
-  ] }
-
-  /// The summary's counts that differ, as `failed 3 → 4`.
+  /// The summary's counts that differ, as `failed 3 → 4` (named as `results.json` names them).
   static func differences(_ before: StatusCounts, _ after: StatusCounts) -> [String] {
-    counts.compactMap { name, path in
-      before[keyPath: path] == after[keyPath: path] ? nil : "\(name) \(before[keyPath: path]) → \(after[keyPath: path])"
+    StatusCounts.fields.compactMap { key, path in
+      before[keyPath: path] == after[keyPath: path] ? nil
+        : "\(key.stringValue) \(before[keyPath: path]) → \(after[keyPath: path])"
     }
   }
 
   /// Where the non-passing cases a run lists do not add up to its summary (passing and
   /// skipped cases are not listed without `--record all`).
   static func inconsistencies(_ label: String, _ listed: StatusCounts, _ summary: StatusCounts) -> [String] {
-    counts.filter { $0.name != "passed" && $0.name != "skipped" }.compactMap { name, path in
-      listed[keyPath: path] == summary[keyPath: path] ? nil
-        : "\(label) lists \(listed[keyPath: path]) \(name) cases, its summary counts \(summary[keyPath: path])"
+    StatusCounts.fields.filter { $0.key != .passed && $0.key != .skipped }.compactMap { key, path in
+      let (lists, counts) = (listed[keyPath: path], summary[keyPath: path])
+      return lists == counts ? nil : "\(label) lists \(lists) \(key.stringValue) cases, its summary counts \(counts)"
     }
   }
 }

@@ -124,7 +124,8 @@ public struct StepRecord: Sendable, Codable, Equatable {
     return copy
   }
 
-  enum CodingKeys: String, CodingKey {
+  /// The record's keys, for every reader and writer of it (`members` reads them in this order).
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
     case baselineClasses, waiverMatches, cases, waiverContradictions, waiverOutOfScope
     case slowestCaseCPUSeconds
@@ -254,14 +255,17 @@ public struct StatusCounts: Sendable, Equatable, Codable {
     case cases, passed, failed, errored, skipped, waived, unexpectedPass = "unexpectedPasses"
   }
 
+  /// Each status's count and its key, in the order every reader and writer of the counts
+  /// (results.json, step records, `compare`) gives them; `cases`, their total, comes first.
+  static let fields: [(key: CodingKeys, path: WritableKeyPath<StatusCounts, Int> & Sendable)] = [
+    (.passed, \.passed), (.failed, \.failed), (.errored, \.errored), (.skipped, \.skipped),
+    (.waived, \.waived), (.unexpectedPass, \.unexpectedPass),
+  ]
+
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    passed = try container.decode(Int.self, forKey: .passed)
-    failed = try container.decode(Int.self, forKey: .failed)
-    errored = try container.decode(Int.self, forKey: .errored)
-    skipped = try container.decode(Int.self, forKey: .skipped)
-    waived = try container.decode(Int.self, forKey: .waived)
-    unexpectedPass = try container.decode(Int.self, forKey: .unexpectedPass)
+    self.init()
+    for (key, path) in Self.fields { self[keyPath: path] = try container.decode(Int.self, forKey: key) }
     if let cases = try container.decodeIfPresent(Int.self, forKey: .cases), cases != total {
       throw DecodingError.dataCorruptedError(
         forKey: .cases, in: container,
@@ -273,12 +277,7 @@ public struct StatusCounts: Sendable, Equatable, Codable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(total, forKey: .cases)
-    try container.encode(passed, forKey: .passed)
-    try container.encode(failed, forKey: .failed)
-    try container.encode(errored, forKey: .errored)
-    try container.encode(skipped, forKey: .skipped)
-    try container.encode(waived, forKey: .waived)
-    try container.encode(unexpectedPass, forKey: .unexpectedPass)
+    for (key, path) in Self.fields { try container.encode(self[keyPath: path], forKey: key) }
   }
 }
 
@@ -291,11 +290,8 @@ extension Double {
 }
 
 extension StepRecord: MemberDecodable {
-  static let members: [StaticString] = [
-    "index", "check", "name", "plan", "counts", "seconds", "cpuSeconds", "skipReason",
-    "skipReasons", "cells", "baselineClasses", "waiverMatches", "cases", "waiverContradictions",
-    "waiverOutOfScope", "slowestCaseCPUSeconds",
-  ]
+  /// Every key, in `CodingKeys` order: member 12 is `cases`, 15 `slowestCaseCPUSeconds`.
+  static let members = JSONMembers.Names(CodingKeys.allCases)
 
   /// A step record as `init(from:)` reads it, walked once instead of mapped whole first: a
   /// merge reads ~60,000 of them. A record with cases, or anything unusual, is left to
@@ -353,18 +349,19 @@ extension StepRecord: MemberDecodable {
 }
 
 extension StatusCounts {
+  /// The fields' keys, then `cases`.
+  private static let names = JSONMembers.Names(fields.map(\.key) + [.cases])
+
   /// The counts in `text` as `init(from:)` reads them, or `nil` for anything else.
   init?(members text: UnsafeBufferPointer<UInt8>) {
-    let names: [StaticString] = ["passed", "failed", "errored", "skipped", "waived", "unexpectedPasses", "cases"]
-    guard let members = JSONMembers(text, wanted: names) else { return nil }
+    guard let members = JSONMembers(text, wanted: Self.names) else { return nil }
     self.init()
-    let fields: [WritableKeyPath<StatusCounts, Int>] = [\.passed, \.failed, \.errored, \.skipped, \.waived, \.unexpectedPass]
-    for (member, field) in fields.enumerated() {
+    for (member, field) in Self.fields.enumerated() {
       guard let value = members.int(member) else { return nil }
-      self[keyPath: field] = value
+      self[keyPath: field.path] = value
     }
-    if members.has(6) {
-      guard members.int(6) == total else { return nil }
+    if members.has(Self.fields.count) {
+      guard members.int(Self.fields.count) == total else { return nil }
     }
   }
 }

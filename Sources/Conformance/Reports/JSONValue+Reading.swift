@@ -30,7 +30,7 @@ extension JSONValue: Decodable {
     }
   }
 
-  private struct AnyKey: CodingKey {
+  struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }

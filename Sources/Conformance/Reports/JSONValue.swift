@@ -73,3 +73,32 @@ extension Value {
     }
   }
 }
+
+extension JSONValue: Encodable {
+  /// The value through an `Encoder` (a case record inside another record); members in order.
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .object(let members):
+      var container = encoder.container(keyedBy: AnyKey.self)
+      for (key, value) in members { try container.encode(value, forKey: AnyKey(stringValue: key)) }
+    case .array(let values):
+      var container = encoder.unkeyedContainer()
+      for value in values { try container.encode(value) }
+    case .string(let text):
+      var container = encoder.singleValueContainer()
+      try container.encode(text)
+    case .int(let value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case .double(let value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case .bool(let value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case .null:
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    }
+  }
+}

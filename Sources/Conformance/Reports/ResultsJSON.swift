@@ -12,12 +12,8 @@ public enum ResultsJSON {
   }
 
   static func counts(_ counts: StatusCounts) -> JSONValue {
-    .object([
-      ("cases", .int(counts.total)), ("passed", .int(counts.passed)),
-      ("failed", .int(counts.failed)), ("errored", .int(counts.errored)),
-      ("skipped", .int(counts.skipped)), ("waived", .int(counts.waived)),
-      ("unexpectedPasses", .int(counts.unexpectedPass)),
-    ])
+    .object([(StatusCounts.CodingKeys.cases.stringValue, .int(counts.total))]
+      + StatusCounts.fields.map { ($0.key.stringValue, .int(counts[keyPath: $0.path])) })
   }
 
   static func matrices(_ matrices: [String: [String: [String: PassCount]]]) -> JSONValue {

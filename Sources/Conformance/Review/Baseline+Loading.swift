@@ -133,7 +133,13 @@ extension Baseline {
     var index: Int
     var plan: String
 
-    static let members: [StaticString] = ["index", "plan"]
+    private typealias Key = StepRecord.CodingKeys
+    static let members = JSONMembers.Names([Key.index, .plan])
+
+    init(from decoder: any Decoder) throws {
+      let line = try decoder.container(keyedBy: Key.self)
+      (index, plan) = (try line.decode(Int.self, forKey: .index), try line.decode(String.self, forKey: .plan))
+    }
 
     init?(members: JSONMembers) {
       guard let index = members.int(0), let plan = members.string(1) else { return nil }
@@ -151,10 +157,10 @@ extension Baseline {
     /// The id hashed where the line is decoded, on a decoding thread.
     var key: CaseKey
 
-    private enum CodingKeys: String, CodingKey { case id, step, verdict, actual, actualDigest }
+    private typealias Key = CaseRecord.CodingKeys
 
     init(from decoder: any Decoder) throws {
-      let line = try decoder.container(keyedBy: CodingKeys.self)
+      let line = try decoder.container(keyedBy: Key.self)
       id = try line.decode(String.self, forKey: .id)
       step = try line.decode(Int.self, forKey: .step)
       verdict = try line.decode(Outcome.Verdict.self, forKey: .verdict)
@@ -163,7 +169,7 @@ extension Baseline {
       key = CaseKey(id)
     }
 
-    static let members: [StaticString] = ["id", "step", "verdict", "actualDigest", "actual"]
+    static let members = JSONMembers.Names([Key.id, .step, .verdict, .actualDigest, .actual])
 
     /// A passing case's values are never needed; a failing one's `actual` (written only
     /// without a digest, by `--record all`) is left to `JSONDecoder`.
