@@ -12,6 +12,8 @@ enum Command {
   case merge(shards: [URL], out: URL)
   /// `compare BEFORE AFTER`: two runs compared case by case.
   case compare(before: URL, after: URL, show: Int)
+  /// `schema case-record`: a record's JSON Schema, generated from its keys.
+  case schema(record: String)
   case selfTest(jobs: Int, corpora: URL, mutants: [Mutant])
   case worker(RunOptions)
   /// `costs <results-dir>`: fit the step cost model shards are balanced by.
@@ -37,6 +39,7 @@ struct CommandLineParser {
     case "self-test"?: return try parseSelfTest(rest)
     case "merge"?: return try parseMerge(rest)
     case "compare"?: return try parseCompare(rest)
+    case "schema"?: return try parseSchema(rest)
     case "explain"?: return try parseExplain(rest)
     case "executor"?: return try parseExecutor(rest)
     case "costs"?: return try parseCosts(rest)
@@ -215,6 +218,19 @@ struct CommandLineParser {
       throw InputError("compare needs two report directories, BEFORE and AFTER (got \(runs.count))")
     }
     return .compare(before: runs[0], after: runs[1], show: show)
+  }
+
+  func parseSchema(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
+    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: "schema") }
+    if let option = arguments.first(where: { $0.hasPrefix("-") }) { throw unknownOption(option, for: "schema") }
+    guard arguments.count == 1, let record = arguments.first else {
+      throw InputError("schema needs one record name: \(Help.schemaRecords.joined(separator: ", ")) (got \(arguments.count))")
+    }
+    guard Help.schemaRecords.contains(record) else {
+      throw InputError("no schema for '\(record)' (records: \(Help.schemaRecords.joined(separator: ", ")))"
+        + Suggestion.didYouMean(record, among: Help.schemaRecords))
+    }
+    return .schema(record: record)
   }
 
   func parseExplain(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

@@ -10,6 +10,7 @@ enum Help {
            conformance bench [--quick] [--jobs <n>] [--out <file>]
            conformance merge <shard-dir>... [--out <dir>]
            conformance compare <before-dir> <after-dir> [--show <n>]
+           conformance schema case-record
            conformance self-test [--jobs <n>] [--mutants <name>,...]
            conformance executor [--misbehave <spec>]
            conformance costs <results-dir> [--corpora <dir>]
@@ -35,7 +36,10 @@ enum Help {
     return lines.joined(separator: "\n" + String(repeating: " ", count: 30))
   }
 
-  static let topics = ["explain", "bench", "merge", "compare", "self-test", "executor", "costs"]
+  static let topics = ["explain", "bench", "merge", "compare", "schema", "self-test", "executor", "costs"]
+
+  /// The records `schema` generates a JSON Schema for.
+  static let schemaRecords = ["case-record"]
 
   /// The options a subcommand (`nil`: a sweep) takes, for "did you mean".
   static func options(of subcommand: String?) -> [String] {
@@ -44,6 +48,7 @@ enum Help {
     case "bench"?: ["--quick", "--holes", "--reference", "--shards", "--passes", "--jobs", "--out", "--corpora", "--help"]
     case "merge"?: ["--out", "--help"]
     case "compare"?: ["--show", "--help"]
+    case "schema"?: ["--help"]
     case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
     case "executor"?: ["--misbehave", "--help"]
     case "costs"?: ["--corpora", "--help"]
@@ -62,6 +67,7 @@ enum Help {
     case "bench"?: bench
     case "merge"?: merge
     case "compare"?: compare
+    case "schema"?: schema
     case "self-test"?: selfTest
     case "executor"?: executor
     case "costs"?: costs
@@ -154,6 +160,16 @@ enum Help {
 
     EXIT CODES:
       0 the same · 1 different (the last line says how) · 2 a run cannot be read
+    """
+
+  static let schema = """
+    OVERVIEW: Prints a record's JSON Schema, generated from the keys its writer and readers
+    use (Schemas/case-record.schema.json is this output; CI fails when they differ).
+
+    USAGE: conformance schema case-record
+
+    EXIT CODES:
+      0 printed · 2 no such record
     """
 
   static let selfTest = """
@@ -265,6 +281,7 @@ enum Help {
       compare <before> <after>
                               Compare two runs case by case; exit 0 only if they say the
                               same (a redesign's proof).
+      schema case-record      Print the JSON Schema of a line of cases.jsonl.gz.
       self-test               Run the core corpus against deliberately wrong subjects: exit 0
                               only if every one is caught and the real subject is clean.
       executor                Answer the executor protocol on stdin/stdout with the seeds'

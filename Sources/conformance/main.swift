@@ -115,6 +115,8 @@ func execute(_ command: Command) throws -> ExitStatus {
     print(result.summary.joined(separator: "\n"))
     printVerdict(result.reason)
     return result.status
+  case .schema:
+    print(CaseRecord.schema.rendered(indent: 2, depth: .max))
   case .compare(let before, let after, let show):
     let comparison = try RunComparison.run(before: before, after: after, show: show)
     print(comparison.lines.joined(separator: "\n"))

@@ -81,6 +81,7 @@ struct RecordReadingTests {
     var index: Int
     var plan: String
     static let members: JSONMembers.Names = ["index", "plan"]
+    static let slowReader = SlowReads.Reader.stepRecord
     init?(members: JSONMembers) {
       guard let index = members.int(0), index % 5 != 0, let plan = members.string(1) else { return nil }
       (self.index, self.plan) = (index, plan)
@@ -417,5 +418,79 @@ struct CrashReportTests {
     let quiet = CrashReport("one\ntwo\n\nthree\nfour\n")
     #expect(quiet.message == nil && quiet.frame == nil)
     #expect(quiet.tail == "two | three | four")
+  }
+}
+
+/// A fast reader that declines a record leaves it to `JSONDecoder`, and says so: the run's
+/// `results.json` counts it (`run.slowReads`), whichever process read it.
+@Suite("Slow reads are counted")
+struct SlowReadTests {
+  static func slowReads(_ out: URL) throws -> [String: Int]? { try runRecord(out).run.slowReads }
+
+  @Test("a baseline case line whose step is written 7.0: its reader declines it (integers only), JSONDecoder reads it, results.json counts one; the file as written counts none")
+  func baselineLine() throws {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("slow-reads-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    // Apia's skipped day: failures, so the cases file holds lines a baseline reads.
+    let selection = ["--checks", "month-days", "--locales", "en_US", "--calendars", "gregorian",
+                     "--time-zones", "Pacific/Apia", "--years", "2011...2011", "--waivers", "none", "--no-isolation"]
+    let (base, edited) = (scratch.appendingPathComponent("base"), scratch.appendingPathComponent("edited"))
+    #expect(try Executable.run(selection + ["--out", base.path]).status == 1)
+    try FileManager.default.copyItem(at: base, to: edited)
+    // gzip reads a plain file too: the edited lines go back under the same name.
+    let gunzip = Process()
+    gunzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+    gunzip.arguments = ["-c", "gzip -dc '\(base.path)/cases.jsonl.gz'"]
+    let pipe = Pipe()
+    gunzip.standardOutput = pipe
+    try Spawn.serially { try gunzip.run() }
+    var lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .split(separator: "\n").map(String.init)
+    gunzip.waitUntilExit()
+    let failing = try #require(lines.firstIndex { $0.contains(#""verdict":"failed""#) })
+    let step = try #require(lines[failing].firstRange(of: #/"step":(\d+)/#))
+    lines[failing].replaceSubrange(step, with: "\(lines[failing][step]).0")
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: edited.appendingPathComponent("cases.jsonl.gz"))
+
+    let (plain, slow) = (scratch.appendingPathComponent("plain"), scratch.appendingPathComponent("slow"))
+    #expect(try Executable.run(selection + ["--out", plain.path, "--baseline", base.path]).status == 0)
+    #expect(try Executable.run(selection + ["--out", slow.path, "--baseline", edited.path]).status == 0)
+    #expect(try Self.slowReads(plain) == nil)
+    #expect(try Self.slowReads(slow) == ["baselineCase": 1])
+    // Read the same either way: every case still-failing against its baseline.
+    #expect(try runRecord(slow).baselineClasses == runRecord(plain).baselineClasses)
+    #expect(try runRecord(plain).baselineClasses["still-failing"] ?? 0 > 0)
+  }
+
+  @Test("an executor's answers that are objects (selecting's {start, end}) go to JSONDecoder by design: counted in the workers, summed in results.json; the same sweep in-process through the built-in subject counts none")
+  func executorReplies() throws {
+    let selection = ["--checks", "range-roles", "--locales", "en_US", "--calendars", "gregorian",
+                     "--time-zones", "UTC", "--years", "2020...2020"]
+    let executor = try ExecutableRun(selection + ["--subject", referenceExecutor()], environment: [:])
+    let builtIn = try ExecutableRun(selection, environment: [:])
+    #expect(executor.record.run.slowReads?["executorReply"] ?? 0 > 0, "\(executor.stdout)")
+    #expect(executor.record.run.slowReads?.keys.sorted() == ["executorReply"])
+    #expect(builtIn.record.run.slowReads == nil)
+  }
+}
+
+@Suite("Schemas generated from the records")
+struct SchemaTests {
+  @Test("Schemas/case-record.schema.json is what `conformance schema case-record` prints from CaseRecord's keys")
+  func caseRecordSchema() throws {
+    let committed = try String(contentsOf: corpora.deletingLastPathComponent()
+      .appendingPathComponent("Schemas/case-record.schema.json"), encoding: .utf8)
+    let printed = try Executable.run(["schema", "case-record"])
+    #expect(printed.status == 0)
+    #expect(printed.out == committed, "stale: run `swift run conformance schema case-record > Schemas/case-record.schema.json`")
+    // Every key the writer writes is a property; the enumerations are the Swift types'.
+    let schema = try #require(try JSONSerialization.jsonObject(with: Data(committed.utf8)) as? [String: Any])
+    let properties = try #require(schema["properties"] as? [String: Any])
+    #expect(Set(properties.keys) == ["id", "check", "step", "dimensions", "verdict", "expected", "actual", "values",
+                                     "months", "pattern", "detail", "explain", "actualDigest", "review"])
+    let review = try #require((properties["review"] as? [String: Any])?["properties"] as? [String: Any])
+    #expect(((review["triage"] as? [String: Any])?["enum"] as? [String]) == Triage.allCases.map(\.rawValue))
+    #expect(((review["baseline"] as? [String: Any])?["enum"] as? [String])?.count == 6)
+    #expect(try Executable.run(["schema", "case-recrd"]).status == 2)
   }
 }

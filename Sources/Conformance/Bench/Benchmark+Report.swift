@@ -16,6 +16,12 @@ extension Benchmark.Report {
                                                      full.baselineMB, full.baselinePeakMB),
                    full.baselineMB <= 150))
     }
+    for phase in [core] + (full.map { [$0] } ?? []) {
+      let declined = phase.slowReads.values.reduce(0, +) + phase.baselineSlowReads.values.reduce(0, +)
+      rows.append(("\(phase.name): every record read by its fast reader (issue 33)",
+                   "run \(Benchmark.described(phase.slowReads)), baseline \(Benchmark.described(phase.baselineSlowReads)) "
+                     + "left to JSONDecoder", declined == 0))
+    }
     // The sweep's peak, not the bench's: the measuring loops after it hold more state.
     let sweepPeak = measured.peakMB
     rows.append(("peak RSS ≤ 500 MB", String(format: "%.0f MB", sweepPeak), sweepPeak <= 500))

@@ -59,6 +59,10 @@ public enum Benchmark {
     public var baselineSeconds = 0.0
     public var baselineMB = 0.0
     public var baselinePeakMB = 0.0
+    /// Records its run (and workers) and then its baseline read left to `JSONDecoder`
+    /// because a fast reader declined them (`SlowReads`), by reader.
+    public var slowReads: [String: Int] = [:]
+    public var baselineSlowReads: [String: Int] = [:]
     public var casesPerSecond: Double { wall > 0 ? Double(cases) / wall : 0 }
   }
 
@@ -140,6 +144,7 @@ public enum Benchmark {
       return options
     }
     func measure(_ name: String, _ run: RunOptions, selection: [String]) throws -> Phase {
+      _ = SlowReads.take()
       let (clock, cpu) = (ContinuousClock.now, ThreadClock.process)
       let result = try ConformanceRun.run(run)
       let memory = ResidentMemory.read()
@@ -165,6 +170,14 @@ public enum Benchmark {
       }
       (phase.baselineSeconds, phase.baselineMB, phase.baselinePeakMB) =
         (reading.seconds - plain.seconds, reading.peakMB - plain.peakMB, reading.peakMB)
+      // The fast readers' declines: the run's (its results say them), then a baseline read
+      // of its files here (the dry runs above are processes of their own).
+      phase.slowReads = try ResultsDirectory(run.out, role: "bench", as: RunRecord.self).record.run.slowReads ?? [:]
+      _ = SlowReads.take()
+      _ = try Baseline.load(run.out)
+      phase.baselineSlowReads = SlowReads.take() ?? [:]
+      log("\(name): records left to JSONDecoder by the fast readers: run \(Self.described(phase.slowReads)), "
+            + "baseline \(Self.described(phase.baselineSlowReads))")
       log(String(format: "%@: %d cases in %.1f s wall, %.1f s CPU (%.0f cases/s), RSS %.0f MB, "
                    + "archive %.1f MB; read back as a baseline +%.1f s, +%.0f MB",
                  name, phase.cases, phase.wall, phase.cpu, phase.casesPerSecond, phase.residentMB,
@@ -507,6 +520,11 @@ public enum Benchmark {
   static func removeScratch(_ scratch: URL) {
     Interruption.unregisterCleanup(scratch.path)
     try? FileManager.default.removeItem(at: scratch)
+  }
+
+  /// Counts by reader as `caseLine 3, stepRecord 1`, or `none`.
+  static func described(_ counts: [String: Int]) -> String {
+    counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
   }
 
   public static func machineDescription() -> String {

@@ -76,7 +76,7 @@ public struct CaseValues: Sendable, Codable, Equatable {
   public var subject: Value
 
   /// Its keys, for `Codable` and the case line's writer.
-  enum CodingKeys: String, CodingKey { case oracle, subject }
+  enum CodingKeys: String, CodingKey, CaseIterable { case oracle, subject }
 
   public init(oracle: Value, subject: Value) {
     self.oracle = oracle
@@ -92,7 +92,7 @@ public struct MonthReadings: Sendable, Equatable, Codable {
   public var subject: String
 
   /// Its keys, for `Codable` and the case line's writer.
-  enum CodingKeys: String, CodingKey { case oracle, subject }
+  enum CodingKeys: String, CodingKey, CaseIterable { case oracle, subject }
 }
 
 /// Why a failure happened.

@@ -56,6 +56,9 @@ public struct RunInfo: Sendable, Codable {
   /// In worker processes: the limits each check's cases ran under and the groups the
   /// breaker stopped; completed at the end.
   public var isolation: IsolationSummary?
+  /// Records this process and its workers read through `JSONDecoder` because a fast reader
+  /// declined them, by reader (`SlowReads`); `nil` when none did. Set when results are written.
+  public var slowReads: [String: Int]?
 
   /// The command that explains a case of this run.
   public var explainCommand: ExplainCommand { explain ?? ExplainCommand() }

@@ -68,6 +68,7 @@ public enum Worker {
                                    observer: cases)
       var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.takeSlowestCPU(),
                               caseLines: record.cases.count)
+      reply.slowReads = SlowReads.take()
       if record.cases.contains(where: { $0.status == .waived }) {
         reply.actualDigests = record.cases.map { $0.status == .waived ? $0.outcome.actual.digestText : nil }
       }
@@ -138,10 +139,12 @@ struct WorkerReply: Codable {
   /// their cluster's examples are kept abridged, which needs the digest and nothing else).
   var actualDigests: [String?]?
   var hung: HangNote?
+  /// What the worker's fast readers declined since its last reply (`SlowReads`).
+  var slowReads: [String: Int]?
 
   /// The reply's keys, for `JSONEncoder`, `JSONDecoder` and `init(members:)` alike.
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung
+    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads
   }
 }
 
@@ -170,6 +173,15 @@ extension WorkerReply {
     if members.has(3) {
       guard let text = members.text(3), let digests = JSONMembers.optionalStrings(text) else { return nil }
       actualDigests = digests
+    }
+    if members.has(6) {
+      guard let text = members.text(6), let all = JSONMembers.all(text) else { return nil }
+      var counts: [String: Int] = [:]
+      for (name, value) in all {
+        guard let count = JSONMembers.int(value) else { return nil }
+        counts[name] = count
+      }
+      slowReads = counts
     }
   }
 }

@@ -171,6 +171,9 @@ final class WorkerProcess {
       do {
         let read = buffer.withUnsafeBufferPointer { WorkerReply(members: UnsafeBufferPointer(rebasing: $0[range])) }
         reply = try read ?? decoder.decode(WorkerReply.self, from: Data(buffer[range]))
+        // `ready` and `hung` are left to JSONDecoder by design; a step's reply is not.
+        if read == nil, reply.step != nil { SlowReads.count(.workerReply) }
+        if let counts = reply.slowReads { SlowReads.add(counts) }
       } catch {
         return .died(killed(.garbled(JSONValueReader.describe(error))))
       }

@@ -50,6 +50,7 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
       (self.summary, isWhole) = (summary, false)
       actual = members.range(6)
     } else {
+      SlowReads.count(.caseLine)
       (summary, isWhole) = (try Self.decode(CaseRecord.self, text, path: path, lineNumber: lineNumber), true)
       actual = nil
     }

@@ -87,7 +87,7 @@ public struct CaseReview: Sendable, Equatable, Codable {
     self.baseline = baseline
   }
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case waiver, triage, triageExpected = "expectedFoundationICU", baseline, contradicts
     case outOfScope
   }
@@ -118,7 +118,7 @@ public enum CaseStatus: String, Sendable, Codable, CaseIterable, Comparable {
 extension CaseRecord: Codable {
   // Flat, so a script reads `.verdict` and `.actual` without knowing the Swift types;
   // `check`, `dimensions` and `explain` repeat the id for readers and are not read back.
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case id, check, step, dimensions, verdict, expected, actual, values, months, pattern, detail
     case review
     case actualDigest, explain

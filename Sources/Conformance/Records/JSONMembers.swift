@@ -405,5 +405,7 @@ struct JSONMembers {
 /// not sure of, and that value is decoded with `JSONDecoder` instead.
 protocol MemberDecodable: Decodable, Sendable {
   static var members: JSONMembers.Names { get }
+  /// Whose count a value `init(members:)` declines adds to.
+  static var slowReader: SlowReads.Reader { get }
   init?(members: JSONMembers)
 }

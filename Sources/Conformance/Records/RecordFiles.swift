@@ -310,6 +310,7 @@ public final class JSONValueReader {
         }
       }
       let decoder = RecordCoding.decoder()
+      SlowReads.count(T.slowReader, values.count { $0 == nil })
       for index in values.indices where values[index] == nil {
         do {
           values[index] = try decoder.decode(T.self, from: array[valueRange(index)])

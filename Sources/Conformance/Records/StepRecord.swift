@@ -292,6 +292,7 @@ extension Double {
 extension StepRecord: MemberDecodable {
   /// Every key, in `CodingKeys` order: member 12 is `cases`, 15 `slowestCaseCPUSeconds`.
   static let members = JSONMembers.Names(CodingKeys.allCases)
+  static let slowReader = SlowReads.Reader.stepRecord
 
   /// A step record as `init(from:)` reads it, walked once instead of mapped whole first: a
   /// merge reads ~60,000 of them. A record with cases, or anything unusual, is left to

@@ -5,7 +5,8 @@ public enum ResultsJSON {
   /// Writes the run's `results.json`; its cases and steps were streamed to `files` already.
   public static func write(_ tally: RunTally, files: RunRecord.Files, to url: URL) throws {
     guard let info = tally.info else { throw HarnessError("results.json: the run never started") }
-    let record = RunRecord(tally, info: info, files: files)
+    var record = RunRecord(tally, info: info, files: files)
+    record.run.slowReads = SlowReads.take()
     var data = try RecordCoding.documentEncoder().encode(record)
     data.append(UInt8(ascii: "\n"))
     try ReportFile.write(data, to: url)

@@ -135,6 +135,7 @@ extension Baseline {
 
     private typealias Key = StepRecord.CodingKeys
     static let members = JSONMembers.Names([Key.index, .plan])
+    static let slowReader = SlowReads.Reader.baselineStep
 
     init(from decoder: any Decoder) throws {
       let line = try decoder.container(keyedBy: Key.self)
@@ -170,9 +171,12 @@ extension Baseline {
     }
 
     static let members = JSONMembers.Names([Key.id, .step, .verdict, .actualDigest, .actual])
+    static let slowReader = SlowReads.Reader.baselineCase
 
-    /// A passing case's values are never needed; a failing one's `actual` (written only
-    /// without a digest, by `--record all`) is left to `JSONDecoder`.
+    /// A passing case's values are never needed; a failing one's `actual` (written when the
+    /// case is kept whole: unwaived, a cluster's example, or `--record all`) is read from its
+    /// bytes, or left to `JSONDecoder` when `JSONMembers.value` is not sure of it. (It was
+    /// always left to it, once per whole failing case, until the slow reads were counted.)
     init?(members: JSONMembers) {
       guard let id = members.string(0), let step = members.int(1),
         let verdict = members.string(2).flatMap(Outcome.Verdict.init(rawValue:))
@@ -183,7 +187,8 @@ extension Baseline {
         guard let digest = members.string(3) else { return nil }
         actualDigest = digest
       } else if members.has(4) {
-        return nil
+        guard let text = members.text(4), let value = JSONMembers.value(text) else { return nil }
+        actual = value
       }
     }
 

@@ -307,8 +307,10 @@ final class ExecutorClient: Sendable {
       state.known = [:]
       var breaker = state.breaker
       let end = process.exchange(text, idle: idle) { line in
-        let reply = line.withUnsafeBufferPointer(ExecutorWire.Reply.init(members:))
-          ?? (try? Self.decoder.decode(ExecutorWire.Reply.self, from: Data(line)))
+        let reply = line.withUnsafeBufferPointer(ExecutorWire.Reply.init(members:)) ?? {
+          SlowReads.count(.executorReply)
+          return try? Self.decoder.decode(ExecutorWire.Reply.self, from: Data(line))
+        }()
         let index: Int
         if let reply, let id = reply.id, let at = ids[id], !answered.contains(at) {
           index = at

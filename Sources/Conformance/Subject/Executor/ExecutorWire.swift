@@ -90,6 +90,7 @@ enum ExecutorWire {
     var error: String?
 
     private enum Key: String, CodingKey { case id, answer, unsupported, error }
+    private static let members = JSONMembers.Names([Key.id, .answer, .unsupported, .error])
 
     /// The reply read with `JSONMembers`, or `nil` when that reader is not sure (the caller
     /// then decodes it with `JSONDecoder`, which reads it the same way or names the fault).
@@ -99,7 +100,7 @@ enum ExecutorWire {
     /// CPU in a core run through `conformance executor` (perf).
     init?(members bytes: UnsafeBufferPointer<UInt8>) {
       guard String(validating: bytes, as: UTF8.self) != nil,
-        let object = JSONMembers(bytes, wanted: ["id", "answer", "unsupported", "error"])
+        let object = JSONMembers(bytes, wanted: Self.members)
       else { return nil }
       var sure = true
       func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? { object.optional(index, sure: &sure, read) }

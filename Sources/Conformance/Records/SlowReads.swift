@@ -1,0 +1,49 @@
+import Synchronization
+
+/// How often a fast reader (`JSONMembers`) left a record to `JSONDecoder`, by reader.
+///
+/// Fast readers decline what they are not sure of, and `JSONDecoder` reads it the same way
+/// or names the fault, so a decline is never wrong; but a format change that made a reader
+/// decline every line would make a merge or a baseline several times slower and say
+/// nothing. So every decline is counted: a worker sends its counts with each step reply,
+/// `results.json` keeps the run's (`run.slowReads`, absent when none), and `bench` says how
+/// many its runs and baselines met.
+public enum SlowReads {
+  /// The readers that fall back, each named as `results.json` names it.
+  public enum Reader: String, CaseIterable, Sendable {
+    /// A case line a merge or a worker's parent reads (`CaseLine`).
+    case caseLine
+    /// A step record a merge reads (`StepRecord.init(members:)`).
+    case stepRecord
+    /// A worker's reply for a step (`WorkerReply.init(members:)`).
+    case workerReply
+    /// A case or step record of a `--baseline` (its `FailureLine` and `StepLine`).
+    case baselineCase, baselineStep
+    /// An executor's answer (`ExecutorWire.Reply.init(members:)`): fractions, exponents and
+    /// objects are left to `JSONDecoder` by design.
+    case executorReply
+  }
+
+  private static let counts = Mutex<[Reader: Int]>([:])
+
+  /// Counts `count` records `reader` left to `JSONDecoder`.
+  static func count(_ reader: Reader, _ count: Int = 1) {
+    guard count > 0 else { return }
+    counts.withLock { $0[reader, default: 0] += count }
+  }
+
+  /// Adds counts another process sent (a worker's, named as `results.json` names them).
+  static func add(_ other: [String: Int]) {
+    for (name, count) in other { Reader(rawValue: name).map { Self.count($0, count) } }
+  }
+
+  /// The counts since the last call, named as `results.json` names them (`nil` when none),
+  /// and from zero again.
+  public static func take() -> [String: Int]? {
+    let taken = counts.withLock { counts in
+      defer { counts = [:] }
+      return counts
+    }
+    return taken.isEmpty ? nil : Dictionary(uniqueKeysWithValues: taken.map { ($0.key.rawValue, $0.value) })
+  }
+}
