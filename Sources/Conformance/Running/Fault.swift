@@ -44,7 +44,9 @@ public struct Fault: Sendable {
     guard cases.matches(id.description) else { return }
     switch kind {
     case .trap:
-      preconditionFailure("CONFORMANCE_FAULT trap at \(id)")
+      fatalError("CONFORMANCE_FAULT trap at \(id)")
+      // fatalError, not preconditionFailure: an optimized build traps on a failed
+      // precondition without its message, and reports must name the fault in both builds.
     case .hang:
       while true {}
     case .closedRange:
