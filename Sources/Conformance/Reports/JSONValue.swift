@@ -84,21 +84,18 @@ extension JSONValue: Encodable {
     case .array(let values):
       var container = encoder.unkeyedContainer()
       for value in values { try container.encode(value) }
-    case .string(let text):
-      var container = encoder.singleValueContainer()
-      try container.encode(text)
-    case .int(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .double(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
-    case .bool(let value):
-      var container = encoder.singleValueContainer()
-      try container.encode(value)
+    case .string(let text): try Self.encode(text, to: encoder)
+    case .int(let value): try Self.encode(value, to: encoder)
+    case .double(let value): try Self.encode(value, to: encoder)
+    case .bool(let value): try Self.encode(value, to: encoder)
     case .null:
       var container = encoder.singleValueContainer()
       try container.encodeNil()
     }
+  }
+
+  private static func encode(_ value: some Encodable, to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
   }
 }

@@ -22,6 +22,13 @@ public enum ExecutorServer {
     var selection: SelectionFields?
     var kind, text, locale: String?
     var actions: [ActionFields]?
+
+    /// Its keys, for `JSONDecoder` and `init(members:)` alike (which reads them in this order).
+    enum CodingKeys: String, CodingKey, CaseIterable {
+      case id, function, `protocol`, month, old, new, day, start, end, comeback, departure, date, offset
+      case calendar, selection, kind, text, locale, actions
+    }
+    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   struct CalendarFields: Decodable, Hashable {
@@ -30,11 +37,19 @@ public enum ExecutorServer {
     var firstWeekday: Int
     var minimumDaysInFirstWeek: Int
     var locale: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+      case identifier, timeZone, firstWeekday, minimumDaysInFirstWeek, locale
+    }
+    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   struct SelectionFields: Decodable, Equatable {
     var start: Double?
     var end: Double?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case start, end }
+    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   struct ActionFields: Decodable, Equatable {
@@ -328,10 +343,7 @@ extension ExecutorServer.Question {
   /// `JSONDecoder` was half of the reference executor's instructions (callgrind, 20,000
   /// questions of a core run), and the executor's CPU most of what the protocol cost.
   init?(members bytes: UnsafeBufferPointer<UInt8>) {
-    guard let object = JSONMembers(bytes, wanted: [
-      "id", "function", "protocol", "month", "old", "new", "day", "start", "end", "comeback", "departure",
-      "date", "offset", "calendar", "selection", "kind", "text", "locale", "actions",
-    ]), let id = object.int(0), let function = object.string(1),
+    guard let object = JSONMembers(bytes, wanted: Self.members), let id = object.int(0), let function = object.string(1),
       !object.has(18)  // actions: disclosure's, rare, left to JSONDecoder
     else { return nil }
     var sure = true
@@ -346,8 +358,7 @@ extension ExecutorServer.Question {
     date = optional(11, object.double)
     offset = optional(12, object.int)
     calendar = optional(13) { index in
-      object.text(index).flatMap { JSONMembers($0, wanted: ["identifier", "timeZone", "firstWeekday",
-                                                            "minimumDaysInFirstWeek", "locale"]) }
+      object.text(index).flatMap { JSONMembers($0, wanted: ExecutorServer.CalendarFields.members) }
         .flatMap { fields in
           guard let identifier = fields.string(0), let timeZone = fields.string(1), let firstWeekday = fields.int(2),
             let minimumDays = fields.int(3), let locale = fields.string(4)
@@ -357,7 +368,7 @@ extension ExecutorServer.Question {
         }
     }
     selection = optional(14) { index in
-      object.text(index).flatMap { JSONMembers($0, wanted: ["start", "end"]) }.flatMap { fields in
+      object.text(index).flatMap { JSONMembers($0, wanted: ExecutorServer.SelectionFields.members) }.flatMap { fields in
         // Each bound absent, null or a number.
         guard !fields.has(0) || fields.double(0) != nil, !fields.has(1) || fields.double(1) != nil else { return nil }
         return ExecutorServer.SelectionFields(start: fields.double(0), end: fields.double(1))
