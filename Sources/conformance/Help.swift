@@ -208,7 +208,8 @@ enum Help {
                               holds <text>; kind: crash, exit, hang, garbage, wrong-type,
                               error, unsupported, hostile (text that tries to escape the
                               reports), invalid-utf8, off-by-one (an integer answer one
-                              too many: a wrong value, not a fault)
+                              too many: a wrong value, not a fault), slow (the right
+                              answer, 0.25 s late)
       -h, --help              Show help information.
     """
 

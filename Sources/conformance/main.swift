@@ -155,7 +155,11 @@ do {
   exit(.badInput)
 } catch let interrupted as Interrupted {
   printError("Error: \(interrupted.description)")
-  exit(128 + interrupted.signal)
+  // `_exit`, as the forced exit does: threads of an in-process run may still wait on an
+  // executor or spin in the subject, and `exit` would run the process's destructors under
+  // them. Once (CI, loaded machine) a run interrupted so ended from SIGILL instead of 143.
+  fflush(nil)
+  _exit(128 + interrupted.signal)
 } catch let error as HarnessError {
   printError("Error: the harness failed: \(error.message) (exit 3)")
   exit(.harnessFailure)

@@ -258,7 +258,8 @@ struct ExecutorInputTests {
 
 @Suite("Executors end with their run")
 struct ExecutorLifetimeTests {
-  /// The pids of processes whose command line holds `marker`.
+  /// The pids of processes whose command line holds `marker`: the run, its workers and the
+  /// executors.
   static func processes(holding marker: String) -> [Int32] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     return entries.compactMap { entry in
@@ -266,6 +267,24 @@ struct ExecutorLifetimeTests {
         let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline"))
       else { return nil }
       return String(decoding: line, as: UTF8.self).contains(marker) ? pid : nil
+    }
+  }
+
+  /// The executors among them (first argument `executor`) that have spent a second of CPU:
+  /// spinning in `hang`, not greeting (each worker greets an executor of its own first).
+  static func spinningExecutors(holding marker: String) -> [Int32] {
+    processes(holding: marker).filter { pid in
+      guard let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
+        let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return false }
+      let arguments = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+      // After "pid (comm)": state is field 3, utime 14 and stime 15, in clock ticks.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard arguments.count > 1, arguments[1] == "executor", fields.count > 12,
+        let user = Double(fields[11]), let system = Double(fields[12])
+      else { return false }
+      return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK))) >= 1
     }
   }
 
@@ -277,26 +296,65 @@ struct ExecutorLifetimeTests {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-exec-term-\(marker)")
     let process = Process()
     process.executableURL = Executable.url
-    process.arguments = ["--checks", "same-day-closing", "--calendars", "gregorian", "--time-zones", "UTC",
+    // Two zones, two steps: one for each worker (or thread), each with an executor of its own.
+    process.arguments = ["--checks", "same-day-closing", "--calendars", "gregorian", "--time-zones", "UTC,Asia/Tokyo",
                          "--out", out.path, "--subject", referenceExecutor("hang:closes", "error:days:\(marker)")]
       + (inProcess ? ["--no-isolation"] : [])
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["CONFORMANCE_EXECUTOR_TIMEOUT": "600"]) { $1 }
+    let stderr = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-exec-term-\(marker).err")
+    FileManager.default.createFile(atPath: stderr.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: stderr) }
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: stderr)
     process.currentDirectoryURL = corpora.deletingLastPathComponent()
     try Spawn.serially { try process.run() }
-    // Wait until both workers' executors are asked (the parent's greeting one has ended).
+    // Wait until two executors spin in the sweep. Counting every process with the marker saw
+    // "2" in the run and its greeting executor, and under load 1 once that had gone and no
+    // sweep executor had started yet; counting executors, a worker's greeting one and
+    // another's sweep one.
     let start = Date()
-    while Self.processes(holding: marker).count < 2 && Date().timeIntervalSince(start) < 60 { usleep(100_000) }
-    usleep(500_000)
-    #expect(Self.processes(holding: marker).count >= 2)
+    while Self.spinningExecutors(holding: marker).count < 2 && Date().timeIntervalSince(start) < 120 {
+      usleep(100_000)
+    }
+    #expect(Self.spinningExecutors(holding: marker).count >= 2)
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 143)
-    usleep(200_000)
+    let said = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+    #expect(process.terminationReason == .exit && process.terminationStatus == 143,
+            "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus): \(said.suffix(3000))")
+    // A killed process shows its command line until the kernel has torn it down, which on a
+    // loaded machine can take a moment; an executor left spinning never goes.
+    let exited = Date()
+    while !Self.processes(holding: marker).isEmpty && Date().timeIntervalSince(exited) < 5 { usleep(50_000) }
     #expect(Self.processes(holding: marker).isEmpty, "executors left: \(Self.processes(holding: marker))")
     #expect(!FileManager.default.fileExists(atPath: out.path))
+  }
+
+  /// Found by the test above: it waited 120 s for two executors, then its run exited 3 ("a
+  /// worker died outside any case (no answer)"), as any worker whose executor was still
+  /// answering a batch when the parent's request limit passed.
+  @Test("an executor answering steadily, slower than a worker's request limit, costs no run")
+  func slowBatch() throws {
+    // 2010–2012 in UTC: a case a year, 285 questions to closes, each at a day's start t: (t − 1, t),
+    // (t − 1, t + 1), (t, t + 1). Those whose `new` is a day's start (ends in 00, 96 of them)
+    // take 0.25 s each: 24 s, past the request limit of 16 s that 1 s of CPU a case gives
+    // (2 × its 3 s of wall time + 10).
+    let arguments = ["--checks", "same-day-closing", "--calendars", "gregorian", "--time-zones", "UTC",
+                     "--years", "2010...2012"]
+    let environment = ["CONFORMANCE_CASE_TIMEOUT": "1", "CONFORMANCE_STEP_TIMEOUT": "1"]
+    let started = ContinuousClock.now
+    let run = try ExecutorRun(arguments, subject: referenceExecutor("slow:closes:00,\"calendar\""),
+                              environment: environment)
+    let elapsed = ContinuousClock.now - started
+    #expect(elapsed > .seconds(16), "the batch did not outlast the request limit: \(elapsed)")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(!run.stderr.contains("harness failed"), "\(run.stderr)")
+    #expect(try run.cases.isEmpty, "a slow answer is no fault")
+    // As many passed as the seeds in-process pass of the same cases.
+    let inProcess = try ExecutorRun(arguments, subject: nil)
+    #expect(try run.record.summary == inProcess.record.summary)
+    #expect(try inProcess.record.summary.passed > 0)
   }
 }
 

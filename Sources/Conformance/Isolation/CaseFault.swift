@@ -141,7 +141,9 @@ struct CrashReport: Sendable, Equatable {
   }
 
   /// `1 [ra] 0x… Fault.inject(_:) + 753 in conformance at /x/Fault.swift:46:7` →
-  /// `Fault.inject(_:) at Fault.swift:46:7`.
+  /// `Fault.inject(_:) at Fault.swift:46:7`. An optimized build's `specialized Fault.inject(_:)`
+  /// reads the same: a fault's signature, which waivers and baselines match, is the code's,
+  /// not the build's.
   static func frame(_ line: String) -> String {
     var text = Substring(line)
     // Drop the frame number, the [ra] marks and the address.
@@ -150,7 +152,9 @@ struct CrashReport: Sendable, Equatable {
     {
       text = text[text.index(after: space)...].drop { $0 == " " }
     }
-    let symbol = text.range(of: " + ").map { String(text[..<$0.lowerBound]) } ?? String(text)
+    var symbol = text.range(of: " + ").map { String(text[..<$0.lowerBound]) } ?? String(text)
+    if symbol.hasPrefix("specialized ") { symbol.removeFirst("specialized ".count) }
+    symbol = symbol.replacingOccurrences(of: " in specialized ", with: " in ")
     guard let at = text.range(of: " at ", options: .backwards) else { return symbol }
     let location = text[at.upperBound...].split(separator: "/").last.map(String.init) ?? ""
     return location.isEmpty ? symbol : "\(symbol) at \(location)"

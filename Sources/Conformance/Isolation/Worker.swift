@@ -43,6 +43,23 @@ public enum Worker {
     watch.startWatchdog(of: pthread_self()) { note in
       write(WorkerReply(hung: note), RecordCoding.lineEncoder())
     }
+    // A batch of questions to the executor is asked between cases, timed by no watchdog
+    // here: the parent's request limit would end a worker whose executor answers slowly
+    // but steadily, or within a silence limit longer than the request's, and fail the run.
+    // Waiting on it, the worker says it is alive, at most once a second; the executor's
+    // own limit ends a silent one.
+    let lastPulse = Mutex(ContinuousClock.now)
+    ExecutorProcess.whileWaiting.withLock { waiting in
+      waiting = {
+        let now = ContinuousClock.now
+        guard lastPulse.withLock({ last in
+          guard now - last >= .seconds(1) else { return false }
+          last = now
+          return true
+        }) else { return }
+        write(WorkerReply(alive: true), RecordCoding.lineEncoder())
+      }
+    }
     write(WorkerReply(ready: true), encoder)
     while let line = readLine() {
       let request: WorkerRequest
@@ -141,15 +158,18 @@ struct WorkerReply: Codable {
   var hung: HangNote?
   /// What the worker's fast readers declined since its last reply (`SlowReads`).
   var slowReads: [String: Int]?
+  /// Not an answer: the worker is waiting on its executor, which has not gone past its own
+  /// limit (the parent's request limit starts again).
+  var alive: Bool?
 
   /// The reply's keys, for `JSONEncoder`, `JSONDecoder` and `init(members:)` alike.
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads
+    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads, alive
   }
 }
 
 extension WorkerReply {
-  /// Every key, in `CodingKeys` order: `ready` is member 4, `hung` 5.
+  /// Every key, in `CodingKeys` order: `ready` is member 4, `hung` 5, `alive` 7.
   static let members = JSONMembers.Names(CodingKeys.allCases)
 
   /// A step's reply read from its members, the way a merge reads step records: a shard's
@@ -157,7 +177,7 @@ extension WorkerReply {
   /// what the parent spent. Anything else (`ready`, `hung`, what it is not sure of) is
   /// `nil`, and is decoded with `JSONDecoder`.
   init?(members bytes: UnsafeBufferPointer<UInt8>) {
-    guard let members = JSONMembers(bytes, wanted: Self.members), !members.has(4), !members.has(5),
+    guard let members = JSONMembers(bytes, wanted: Self.members), !members.has(4), !members.has(5), !members.has(7),
       let stepText = members.text(0), let stepMembers = JSONMembers(stepText, wanted: StepRecord.members),
       let step = StepRecord(members: stepMembers)
     else { return nil }

@@ -161,25 +161,29 @@ final class WorkerProcess {
   /// (`WorkerReply.caseLines`), which become the step's `CaseLine`s. Text that is not a
   /// reply is the worker's fault, like a death: its stdout belongs to the protocol.
   private func read(timeout: Double) -> Answer {
-    let deadline = Date().addingTimeInterval(timeout)
-    // Nothing of the last reply is held any more: what is left starts the next one.
-    buffer.removeSubrange(..<start)
-    (scanned, start) = (scanned - start, 0)
+    var deadline = Date().addingTimeInterval(timeout)
     var reply: WorkerReply
-    switch nextLine(by: deadline) {
-    case .line(let range):
-      do {
-        let read = buffer.withUnsafeBufferPointer { WorkerReply(members: UnsafeBufferPointer(rebasing: $0[range])) }
-        reply = try read ?? decoder.decode(WorkerReply.self, from: Data(buffer[range]))
-        // `ready` and `hung` are left to JSONDecoder by design; a step's reply is not.
-        if read == nil, reply.step != nil { SlowReads.count(.workerReply) }
-        if let counts = reply.slowReads { SlowReads.add(counts) }
-      } catch {
-        return .died(killed(.garbled(JSONValueReader.describe(error))))
+    repeat {
+      // Nothing of the last line read is held any more: what is left starts the next one.
+      buffer.removeSubrange(..<start)
+      (scanned, start) = (scanned - start, 0)
+      switch nextLine(by: deadline) {
+      case .line(let range):
+        do {
+          let read = buffer.withUnsafeBufferPointer { WorkerReply(members: UnsafeBufferPointer(rebasing: $0[range])) }
+          reply = try read ?? decoder.decode(WorkerReply.self, from: Data(buffer[range]))
+          // `ready`, `hung` and `alive` are left to JSONDecoder by design; a step's reply is not.
+          if read == nil, reply.step != nil { SlowReads.count(.workerReply) }
+          if let counts = reply.slowReads { SlowReads.add(counts) }
+        } catch {
+          return .died(killed(.garbled(JSONValueReader.describe(error))))
+        }
+      case .closed: return .died(died(nil))
+      case .timedOut: return .died(killed(.unanswered(seconds: timeout)))
       }
-    case .closed: return .died(died(nil))
-    case .timedOut: return .died(killed(.unanswered(seconds: timeout)))
-    }
+      // Waiting on its executor, which answers within its own limit: the request's starts again.
+      if reply.alive == true { deadline = Date().addingTimeInterval(timeout) }
+    } while reply.alive == true
     guard let count = reply.caseLines, count > 0, var step = reply.step else { return .answered(reply) }
     var lines: [Range<Int>] = []
     lines.reserveCapacity(count)

@@ -7,7 +7,9 @@ import Synchronization
 /// decline every line would make a merge or a baseline several times slower and say
 /// nothing. So every decline is counted: a worker sends its counts with each step reply,
 /// `results.json` keeps the run's (`run.slowReads`, absent when none), and `bench` says how
-/// many its runs and baselines met.
+/// many its runs and baselines met. The count is the process's: runs in one process at once
+/// (a test suite, a host of ConformanceKit's) share it, and whichever writes its results
+/// first takes it.
 public enum SlowReads {
   /// The readers that fall back, each named as `results.json` names it.
   public enum Reader: String, CaseIterable, Sendable {

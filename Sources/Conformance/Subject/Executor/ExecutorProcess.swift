@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One running executor (`/bin/sh -c <command>`) and its pipes: questions are written as
 /// the pipe takes them while answers are read, in one `poll` loop, so a large batch never
@@ -22,6 +23,11 @@ final class ExecutorProcess {
   let stderr = Tail()
   private var buffer: [UInt8] = []
   private var closed = false
+
+  /// Called at least once a second while an exchange waits on an executor (a worker tells
+  /// its parent it is alive: a batch of questions may outlast the parent's request limit
+  /// while the executor answers within its own).
+  static let whileWaiting = Mutex<(@Sendable () -> Void)?>(nil)
 
   /// Starts the command.
   ///
@@ -72,6 +78,7 @@ final class ExecutorProcess {
     var written = 0
     var deadline = ContinuousClock.now + .seconds(idle)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    let waiting = Self.whileWaiting.withLock { $0 }
     while true {
       while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
         let received = Array(buffer[..<newline])
@@ -79,6 +86,7 @@ final class ExecutorProcess {
         deadline = ContinuousClock.now + .seconds(idle)
         if line(received) { return .answered }
       }
+      waiting?()
       let remaining = (deadline - ContinuousClock.now).seconds
       guard remaining > 0 else {
         killGroup()

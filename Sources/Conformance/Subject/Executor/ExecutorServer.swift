@@ -85,6 +85,9 @@ public enum ExecutorServer {
       /// An integer answer (leadingBlanks, nights) one more than the right one: a wrong
       /// value, not a fault.
       case offByOne = "off-by-one"
+      /// The right answer, a quarter of a second late: an executor that answers steadily,
+      /// whose batch of questions outlasts a worker's request limit.
+      case slow
     }
 
     public var kind: Kind
@@ -117,27 +120,32 @@ public enum ExecutorServer {
     var input: [UInt8] = []
     var output: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    func send() {
+      guard !output.isEmpty else { return }
+      output.withUnsafeBytes { bytes in
+        var sent = 0
+        while sent < bytes.count {
+          let count = write(1, bytes.baseAddress! + sent, bytes.count - sent)
+          if count <= 0 { break }
+          sent += count
+        }
+      }
+      output.removeAll(keepingCapacity: true)
+    }
+    // A slow executor answers steadily: each answer as soon as it is known.
+    let steady = misbehaviours.contains { $0.kind == .slow }
     while true {
       var start = 0
       while let newline = input[start...].firstIndex(of: UInt8(ascii: "\n")) {
         if let answer = server.answer(input[start..<newline]) {
           output += answer
           output.append(UInt8(ascii: "\n"))
+          if steady { send() }
         }
         start = newline + 1
       }
       input.removeSubrange(..<start)
-      if !output.isEmpty {
-        output.withUnsafeBytes { bytes in
-          var sent = 0
-          while sent < bytes.count {
-            let count = write(1, bytes.baseAddress! + sent, bytes.count - sent)
-            if count <= 0 { break }
-            sent += count
-          }
-        }
-        output.removeAll(keepingCapacity: true)
-      }
+      send()
       let count = read(0, &chunk, chunk.count)
       if count <= 0 { return }
       input += chunk[..<count]
@@ -170,7 +178,11 @@ public enum ExecutorServer {
         if fault.kind == .offByOne, let right = try? value(question), let number = Int(right) {
           return Array("{\"id\":\(question.id),\"answer\":\(number + 1)}".utf8)
         }
-        return misbehave(fault.kind, question)
+        if fault.kind == .slow {
+          usleep(250_000)
+        } else {
+          return misbehave(fault.kind, question)
+        }
       }
       do {
         return Array("{\"id\":\(question.id),\"answer\":\(try value(question))}".utf8)
@@ -211,6 +223,8 @@ public enum ExecutorServer {
         return Array("{\"id\":\(question.id),\"answer\":\"caf".utf8) + [0xC3, 0x28, 0xFF] + Array("\"}".utf8)
       case .offByOne:
         return Self.line(question.id, "error", "off-by-one applies to integer answers (leadingBlanks, nights)")
+      case .slow:
+        return Self.line(question.id, "error", "slow answers after a pause, in answer(_:)")
       }
     }
 
