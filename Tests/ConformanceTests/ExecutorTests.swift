@@ -303,7 +303,7 @@ struct ExecutorLifetimeTests {
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["CONFORMANCE_EXECUTOR_TIMEOUT": "600"]) { $1 }
     let stderr = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-exec-term-\(marker).err")
-    FileManager.default.createFile(atPath: stderr.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: stderr) }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: stderr)

@@ -195,12 +195,7 @@ extension WorkerReply {
       actualDigests = digests
     }
     if members.has(6) {
-      guard let text = members.text(6), let all = JSONMembers.all(text) else { return nil }
-      var counts: [String: Int] = [:]
-      for (name, value) in all {
-        guard let count = JSONMembers.int(value) else { return nil }
-        counts[name] = count
-      }
+      guard let text = members.text(6), let counts = JSONMembers.counts(text) else { return nil }
       slowReads = counts
     }
   }

@@ -114,6 +114,18 @@ struct JSONMembers {
     return members
   }
 
+  /// The object of integers in `bytes` (a step's `skipReasons`, a worker's `slowReads`), or
+  /// `nil` when it is not one.
+  static func counts(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: Int]? {
+    guard let members = all(bytes) else { return nil }
+    var counts: [String: Int] = [:]
+    for (key, value) in members {
+      guard let count = int(value) else { return nil }
+      counts[key] = count
+    }
+    return counts
+  }
+
   /// The integers of the array in `bytes`, or `nil` when it is not an array of them.
   static func ints(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int]? { array(bytes, int) }
 

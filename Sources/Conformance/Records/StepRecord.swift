@@ -320,7 +320,7 @@ extension StepRecord: MemberDecodable {
                             (11, \StepRecord.waiverMatches), (13, \StepRecord.waiverContradictions),
                             (14, \StepRecord.waiverOutOfScope)]
     where members.has(member) {
-      guard let text = members.text(member), let counts = Self.counts(text) else { return nil }
+      guard let text = members.text(member), let counts = JSONMembers.counts(text) else { return nil }
       self[keyPath: field] = counts
     }
     if members.has(9) {
@@ -335,17 +335,6 @@ extension StepRecord: MemberDecodable {
         self.cells[dimension] = cells
       }
     }
-  }
-
-  /// An object of integers (`skipReasons`, `waiverMatches`), or `nil`.
-  private static func counts(_ text: UnsafeBufferPointer<UInt8>) -> [String: Int]? {
-    guard let members = JSONMembers.all(text) else { return nil }
-    var counts: [String: Int] = [:]
-    for (key, value) in members {
-      guard let count = JSONMembers.int(value) else { return nil }
-      counts[key] = count
-    }
-    return counts
   }
 }
 

@@ -52,11 +52,14 @@ public enum HTMLReport {
     guard let review = tally.info?.review else { return "" }
     var html = "<h2>What changed</h2>\n"
     if let baseline = review.baseline {
-      html += "<p>Against \(escape(baseline.path)) (\(escape(baseline.started)))</p>\n<table><tr>"
-      html += Baseline.Class.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
-      html += Baseline.Class.allCases.map { "<td class=\"num\">\(number(tally.baselineCounts[$0] ?? 0))</td>" }
-        .joined() + "</tr></table>\n"
-      html += "<p class=\"legend\">" + Baseline.Class.allCases.map { "\($0.rawValue): \($0.meaning)" }
+      // Scrolls in its box on a phone, as the script's table does: wrapping a count or a
+      // class name anywhere broke "20,494" into "20,49" and "4".
+      let order = Baseline.Class.readingOrder
+      html += "<p>Against \(escape(baseline.path)) (\(escape(baseline.started)))</p>\n<div class=\"scroll\"><table><tr>"
+      html += order.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
+      html += order.map { "<td class=\"num\">\(number(tally.baselineCounts[$0] ?? 0))</td>" }
+        .joined() + "</tr></table></div>\n"
+      html += "<p class=\"legend\">" + order.map { "\($0.rawValue): \($0.meaning)" }
         .joined(separator: " · ") + ". A new failure counts for --fail-on new and unexpected unless a "
         + "waiver whose scope lists it explains it.</p>\n"
     } else {

@@ -29,7 +29,8 @@ enum HTMLReportData {
           .object([
             ("path", .string(baseline.path)), ("started", .string(baseline.started)),
             ("versions", .string(baseline.versions)),
-            ("classes", .object(Baseline.Class.allCases.map {
+            // In reading order: the page's table takes its columns from it.
+            ("classes", .object(Baseline.Class.readingOrder.map {
               ($0.rawValue, .int(tally.baselineCounts[$0] ?? 0))
             })),
           ])

@@ -22,6 +22,10 @@ public struct Baseline: Sendable {
     /// Failed in the baseline; this run does not sweep it.
     case removed
 
+    /// The order a reviewer reads the classes in, on the page with JavaScript and without:
+    /// what is new first, then what moved, then what stayed or went.
+    public static let readingOrder: [Class] = [.newFailure, .newCase, .changed, .fixed, .stillFailing, .removed]
+
     /// The class in a reader's words: the page's legend.
     public var meaning: String {
       switch self {

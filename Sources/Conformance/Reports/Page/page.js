@@ -330,7 +330,8 @@ function render() {
   // The exit line is the banner above (#verdict).
   const reviewParts = [];
   if (r.baseline) {
-    const order = ["new-failure", "new-case", "changed", "fixed", "still-failing", "removed"];
+    // The classes come in reading order (Baseline.Class.readingOrder), as without JavaScript.
+    const order = Object.keys(r.baseline.classes);
     reviewParts.push(el("p", {}, "Against " + r.baseline.path + " (" + r.baseline.started + ", " + r.baseline.versions + ")"),
       table(order, [order.map(k => r.baseline.classes[k] || 0)]),
       el("p", {class: "legend"}, order.map(k => k + ": " + D.classMeanings[k]).join(" · ") +
