@@ -10,7 +10,8 @@ import Synchronization
 /// and a worker that replaces a crashed one would pay it again). It answers on stdout with
 /// one `WorkerReply` per line: `ready` once, then each step's `StepRecord`, followed by a
 /// line for each of its cases that did not pass (every case with `--record all`), the line
-/// the results' cases file keeps. It ends when stdin closes.
+/// the results' cases file keeps; while it waits on an executor, `alive` at most once a
+/// second, which starts the request's limit again. It ends when stdin closes.
 ///
 /// Each request carries the limit of its cases. A watchdog thread stops a case past it and
 /// answers `hung` first; the slot file (`CONFORMANCE_WORKER_SLOT`) names the case a death
