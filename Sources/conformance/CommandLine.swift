@@ -14,7 +14,7 @@ enum Command {
   case compare(before: URL, after: URL, show: Int)
   /// `schema case-record`: a record's JSON Schema, generated from its keys.
   case schema(record: String)
-  case selfTest(jobs: Int, corpora: URL, mutants: [Mutant])
+  case selfTest(jobs: Int, corpora: URL, mutants: [Mutant], realRun: URL?)
   case worker(RunOptions)
   /// `costs <results-dir>`: fit the step cost model shards are balanced by.
   case costs(results: URL, corpora: URL)
@@ -157,11 +157,13 @@ struct CommandLineParser {
     var jobs = ProcessInfoCores.count
     var corpora = defaultCorpora
     var mutants = Mutant.all
+    var realRun: URL?
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "self-test")
       case "--jobs": jobs = try jobCount(argument, &remaining)
       case "--corpora": corpora = URL(fileURLWithPath: try value(argument, &remaining))
+      case "--real-run": realRun = URL(fileURLWithPath: try value(argument, &remaining))
       case "--mutants":
         let names = try value(argument, &remaining).split(separator: ",").map(String.init)
         mutants = []
@@ -175,7 +177,7 @@ struct CommandLineParser {
       default: throw unknownOption(argument, for: "self-test")
       }
     }
-    return .selfTest(jobs: jobs, corpora: corpora, mutants: mutants)
+    return .selfTest(jobs: jobs, corpora: corpora, mutants: mutants, realRun: realRun)
   }
 
   func parseMerge(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

@@ -182,9 +182,14 @@ enum Help {
     case does not hide it.
 
     USAGE: conformance self-test [--jobs <n>] [--corpora <dir>] [--mutants <name>,...]
+                                 [--real-run <results-dir>]
 
     OPTIONS:
       --mutants <names>  Only these mutants (the real subject always runs first).
+      --real-run <dir>   The real subject's row from this finished run instead of a sweep of
+                         its own: a run of the core corpus with the built-in subject, the
+                         corpus's waivers, no baseline and no fault (the quick start's run;
+                         anything else exits 2 saying what differs).
     """
 
   static let costs = """

@@ -102,8 +102,9 @@ func execute(_ command: Command) throws -> ExitStatus {
     print("wrote \(file.path): \(costs.checks.count) checks, digest \(costs.digest), from \(costs.measured)")
   case .executor(let misbehaviours):
     ExecutorServer.run(misbehaviours: misbehaviours)
-  case .selfTest(let jobs, let corpora, let mutants):
-    let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs, mutants: mutants) { printError($0) }
+  case .selfTest(let jobs, let corpora, let mutants, let realRun):
+    let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs, mutants: mutants,
+                                  realRun: realRun) { printError($0) }
     print(report.lines.joined(separator: "\n"))
     return report.passed ? .clean : .unexpected
   case .merge(let shards, let out):

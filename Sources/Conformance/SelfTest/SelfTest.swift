@@ -45,8 +45,11 @@ public enum SelfTest {
     }
   }
 
+  /// - Parameter realRun: a finished run of the real subject on the core corpus (the quick
+  ///   start's, in CI), read for the real subject's row instead of sweeping it again; it must
+  ///   be the run this would make (see `finishedRun`).
   public static func run(corporaDirectory: URL, jobs: Int, mutants: [Mutant] = Mutant.all,
-                         log: (String) -> Void) throws -> Report {
+                         realRun: URL? = nil, log: (String) -> Void) throws -> Report {
     let corpus = try Corpus.load(CorpusRequest(corporaDirectory: corporaDirectory))
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
     let waivers = try WaiverFile.load(corporaDirectory.appendingPathComponent(Corpus.Files.waivers))
@@ -61,29 +64,27 @@ public enum SelfTest {
     var baseline: Baseline?
     for (name, mistake, subject, plan) in subjects {
       let clock = ContinuousClock.now
-      var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: jobs)
-      runner.review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
-      let caught = Mutex(Catches())
-      let isBaseline = baseline == nil
-      runner.run { event in
-        guard case .stepEnded(let step) = event.kind else { return }
-        caught.withLock { catches in
-          for record in step.cases {
-            if isBaseline, record.outcome.isFailure {
-              catches.failures[CaseKey(record.id.description)] = record.actualDigestValue
-            }
-            guard record.isNewFailure || record.status == .unexpectedPass else { continue }
-            catches.counts[record.id.check, default: 0] += 1
-            if catches.example == nil { catches.example = record.id.description }
-          }
+      let catches: Catches
+      var read = ""
+      if baseline == nil, let realRun {
+        read = ", read from \(realRun.path)"
+        (catches, baseline) = try finishedRun(realRun, plan: plan, corporaDirectory: corporaDirectory,
+                                              versions: versions)
+      } else {
+        var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: jobs)
+        runner.review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
+        let caught = Mutex(Catches())
+        runner.run { event in
+          guard case .stepEnded(let step) = event.kind else { return }
+          caught.withLock { catches in step.cases.forEach { catches.add($0) } }
         }
+        catches = caught.withLock { $0 }
       }
-      let catches = caught.withLock { $0 }
       let row = Row(subject: name, mistake: mistake,
                     caughtBy: plan.checks.map(\.id).compactMap { id in catches.counts[id].map { (id, $0) } },
                     example: catches.example)
-      log(String(format: "%@: %@ (%.0f s)", name, row.caught ? "caught" : "not caught",
-                 (ContinuousClock.now - clock).seconds))
+      log(String(format: "%@: %@ (%.0f s%@)", name, row.caught ? "caught" : "not caught",
+                 (ContinuousClock.now - clock).seconds, read))
       rows.append(row)
       if baseline == nil {
         baseline = Baseline(
@@ -96,10 +97,63 @@ public enum SelfTest {
   }
 }
 
-/// What one run flagged, filled by the runner's handler.
+/// What one run flagged, filled by the runner's handler or from a finished run's cases.
 struct Catches: Sendable {
   var counts: [String: Int] = [:]
   var example: String?
   /// The failing cases' actual values, from the real subject's run: the mutants' baseline.
   var failures: [CaseKey: UInt64] = [:]
+
+  /// Counts a case that a nightly would go red for (a new failure) or flag (an unexpected
+  /// pass); keeps every failing case's actual value.
+  mutating func add(_ record: CaseRecord) {
+    if record.outcome.isFailure {
+      failures[CaseKey(record.id.description)] = record.actualDigestValue
+    }
+    guard record.isNewFailure || record.status == .unexpectedPass else { return }
+    counts[record.id.check, default: 0] += 1
+    if example == nil { example = record.id.description }
+  }
+}
+
+extension SelfTest {
+  /// The real subject's row and the mutants' baseline from a finished run, which must be the
+  /// run `self-test` would make: the built-in subject with no fault injected, the corpus's own
+  /// waivers, no baseline, these versions, and every step of the core plan as planned here.
+  /// A run of part of the corpus or with other waivers would hide what the real subject shows.
+  ///
+  /// - Throws: `InputError` naming the directory and what differs (exit 2).
+  static func finishedRun(_ path: URL, plan: Plan, corporaDirectory: URL, versions: RunVersions)
+    throws(InputError) -> (Catches, Baseline)
+  {
+    let role = "self-test --real-run"
+    let results = try ResultsDirectory(path, role: role, as: RunRecord.self)
+    let run = results.record.run
+    let explain = run.explainCommand
+    let corpora = explain.corpora ?? URL(fileURLWithPath: "Corpora").standardizedFileURL.path
+    let differences = [
+      run.subject == Subject.pickerLogic.name ? nil : "its subject is \(run.subject), not \(Subject.pickerLogic.name)",
+      explain.subject == nil ? nil : "its subject is \(explain.subject ?? "")",
+      explain.fault.map { "it ran with CONFORMANCE_FAULT=\($0)" },
+      explain.waivers.map { "its waivers are \($0), not the corpus's own" },
+      corpora == corporaDirectory.standardizedFileURL.path ? nil : "its corpora are \(corpora)",
+      run.review.baseline.map { "it ran against a baseline (\($0.path)): its new failures are not the real subject's" },
+      run.versions == versions ? nil : "its versions are \(run.versions.summary), these are \(versions.summary)",
+    ].compactMap { $0 }
+    guard differences.isEmpty else {
+      throw InputError("\(role) \(results.url.path): not the run self-test makes: "
+        + differences.joined(separator: "; "))
+    }
+    let baseline = try Baseline.load(path, sweptBy: plan)
+    let planned = PlanStepSet.index(plan)
+    guard baseline.steps == planned else {
+      let missing = planned.filter { baseline.steps[$0.key] != $0.value }.count
+      throw InputError("\(role) \(results.url.path): not the core corpus's plan: \(missing) of its "
+        + "\(planned.count) steps swept otherwise or not at all, \(baseline.steps.count) steps in the run")
+    }
+    var catches = Catches()
+    let cases = try results.cases()
+    try cases.forEachBatch(CaseRecord.self) { (batch) throws(InputError) in batch.forEach { catches.add($0) } }
+    return (catches, baseline)
+  }
 }
