@@ -583,6 +583,34 @@ struct ReproductionTests {
     #expect(shipped.status == 0 && shipped.output.contains("status:   waived"), "\(shipped.output)")
   }
 
+  @Test("a console pattern line names each of the page's groups it holds, counted as the cases file counts them")
+  func patternLineGroups() throws {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-groups-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    // One pattern, two causes, two waivers: Foundation opens ethiopic-amete-alem as Gregorian
+    // (logic-defect), and both ICUs start the islamic month of 2027-04-08 a day apart with no
+    // published table to decide (no-reference), on each of its 7 first weekdays.
+    let run = try Executable.run(["--checks", "leading-blanks", "--locales", "en_US", "--calendars",
+                                  "ethiopic-amete-alem,islamic", "--time-zones", "UTC", "--years", "2027...2027",
+                                  "--out", out.path])
+    #expect(run.status == 0, "\(run.error)")
+    let pattern = "subject's month starts earlier than libicu's"
+    let line = try #require(run.out.split(separator: "\n").first { $0.contains("× leading-blanks: \(pattern) (") },
+                            "\(run.out)")
+    // The groups as a reader counts them in cases.jsonl.gz: by status and triage.
+    var groups: [String: Int] = [:]
+    for record in try recordedCases(out) where record.outcome.pattern == pattern {
+      groups["\(record.status.rawValue) · \(record.review.triage?.rawValue ?? "")", default: 0] += 1
+    }
+    #expect(groups["waived · no-reference"] == 7, "\(groups)")
+    #expect(groups.count == 2 && groups["waived · logic-defect", default: 0] > 0, "\(groups)")
+    let total = groups.values.reduce(0, +)
+    // (Under 1,000 each: 13 months × 7 first weekdays at most, so no separators.)
+    let listed = groups.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }
+    #expect(line.hasSuffix("\(total) × leading-blanks: \(pattern) (\(listed.joined(separator: ", ")))"),
+            "\(line)")
+  }
+
   @Test("with an injected trap: the explain command carries the fault, and run as printed it traps on that case")
   func injectedFault() throws {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-repro-\(UUID().uuidString)")

@@ -96,21 +96,22 @@ public enum ConformanceRun {
     }
   }
 
-  /// The clusters as the console lists them: one line per check and pattern (clusters
-  /// apart by triage or status share it), with how many of its cases are waived; an
-  /// unexpected pass, which has no pattern, says what it is.
+  /// The clusters as the console lists them: one line per check and pattern, with the
+  /// page's groups it holds (apart by status and triage: one pattern may have several
+  /// causes, each waived for its own reason), each as the page counts it; an unexpected
+  /// pass, which has no pattern, says what it is.
   static func commonPatterns(_ clusters: [FailureCluster]) -> [String] {
-    var lines: [(check: String, label: String, count: Int, byStatus: [CaseStatus: Int], urgent: Bool)] = []
+    var lines: [(check: String, label: String, count: Int, groups: [FailureCluster], urgent: Bool)] = []
     for cluster in clusters {
       let label = cluster.status == .unexpectedPass ? "passes, though a waiver says it fails"
         : cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern
       let urgent = cluster.newCount > 0 || cluster.status == .unexpectedPass
       if let index = lines.firstIndex(where: { $0.check == cluster.check && $0.label == label }) {
         lines[index].count += cluster.count
-        lines[index].byStatus[cluster.status, default: 0] += cluster.count
+        lines[index].groups.append(cluster)
         lines[index].urgent = lines[index].urgent || urgent
       } else {
-        lines.append((cluster.check, label, cluster.count, [cluster.status: cluster.count], urgent))
+        lines.append((cluster.check, label, cluster.count, [cluster], urgent))
       }
     }
     // New failures and unexpected passes first (in the clusters' order), then the rest by
@@ -122,9 +123,11 @@ public enum ConformanceRun {
       return one.offset < other.offset
     }.map(\.element)
     return ordered.map { line in
-      let statuses = line.byStatus.sorted { $0.key < $1.key }
-        .map { "\(HTMLReport.number($0.value)) \($0.key.rawValue)" }.joined(separator: ", ")
-      return "\(HTMLReport.number(line.count)) × \(line.check): \(ConsoleRecorder.visible(line.label)) (\(statuses))"
+      // Status first (what a reader acts on), then the larger group.
+      let groups = line.groups.sorted { ($0.status, -$0.count) < ($1.status, -$1.count) }
+        .map { "\(HTMLReport.number($0.count)) \($0.status.rawValue)" + ($0.triage.map { " · \($0.rawValue)" } ?? "") }
+        .joined(separator: ", ")
+      return "\(HTMLReport.number(line.count)) × \(line.check): \(ConsoleRecorder.visible(line.label)) (\(groups))"
     }
   }
 
