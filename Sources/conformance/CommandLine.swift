@@ -15,7 +15,7 @@ enum Command {
   /// `schema case-record`: a record's JSON Schema, generated from its keys.
   case schema(record: String)
   case selfTest(jobs: Int, corpora: URL, mutants: [Mutant], realRun: URL?)
-  case worker(RunOptions)
+  case worker
   /// `costs <results-dir>`: fit the step cost model shards are balanced by.
   case costs(results: URL, corpora: URL)
   /// `executor`: the executor protocol answered with PickerLogic (with faults on purpose).
@@ -54,11 +54,12 @@ struct CommandLineParser {
     }
   }
 
-  /// A worker process: the same run options as its parent, evaluated step by step.
+  /// A worker process: its run comes on stdin, in its first line (`WorkerSetup`).
   func parseWorker(_ arguments: [String]) throws(InputError) -> Command {
-    let parsed = try CommandLineParser(arguments: arguments, defaultCorpora: defaultCorpora).parse()
-    guard case .run(let options) = parsed else { throw InputError("__worker takes run options") }
-    return .worker(options)
+    guard arguments.isEmpty else {
+      throw InputError("__worker takes no arguments (its run is its first line on stdin): \(arguments.joined(separator: " "))")
+    }
+    return .worker
   }
 
   func parseCosts(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

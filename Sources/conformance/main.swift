@@ -28,13 +28,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // it ends costs nothing (its parent is interrupted too).
 if arguments.first != "__worker" { Interruption.install() }
 /// The subject a run's options name: the seeds' logic, or an executor (started here once,
-/// to read its hello: one that does not start is bad input).
-///
-/// - Parameter worker: a worker process appends to the run's `--subject-log`, which its
-///   parent started.
-func subject(_ options: RunOptions, worker: Bool = false) throws(InputError) -> Subject {
+/// to read its hello: one that does not start is bad input). A worker process starts its
+/// own from its setup line (`Worker.run`), appending to the run's `--subject-log`.
+func subject(_ options: RunOptions) throws(InputError) -> Subject {
   guard let command = options.subjectCommand else { return .pickerLogic }
-  return try Subject.executor(command: command, log: options.subjectLog, truncating: !worker)
+  return try Subject.executor(command: command, log: options.subjectLog, truncating: true)
 }
 
 /// Runs one command and says how the process should end. Every subcommand returns here, so
@@ -93,8 +91,8 @@ func execute(_ command: Command) throws -> ExitStatus {
     print("wrote \(out.path)")
     try appendHistory("bench --shards", report.rows.map { ($0.target, $0.measured, $0.met) }, date: report.date,
                       machine: report.machine)
-  case .worker(let options):
-    try Worker.run(options, subject: try subject(options, worker: true))
+  case .worker:
+    try Worker.run()
   case .costs(let results, let corpora):
     let costs = try StepCosts.fit(results: results)
     let file = corpora.appendingPathComponent(StepCosts.fileName)

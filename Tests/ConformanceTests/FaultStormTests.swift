@@ -469,7 +469,45 @@ struct WorkerSetupTests {
     let parent = try Corpus.load(request)
     #expect(parent.zones.filter { $0.sweepsEveryMonth }.count == 2)
     #expect(parent.utcZone == "Africa/Abidjan")
-    let worker = try Corpus.load(request, eagerTables: false, setup: WorkerSetup(corpus: parent))
+    let run = WorkerSetup.Run(RunOptions(request: request, out: URL(fileURLWithPath: "/tmp/out")),
+                              explain: ExplainCommand())
+    let worker = try Corpus.load(request, eagerTables: false, setup: WorkerSetup(run: run, corpus: parent))
     #expect(worker.utcZone == "Africa/Abidjan")
+  }
+
+  @Test("a worker is told its run in its setup line, every option as the parent has it; its command line is the mode alone")
+  func runInSetupLine() throws {
+    // Every option a worker evaluates by, none at its default.
+    var request = CorpusRequest(corporaDirectory: URL(fileURLWithPath: "Corpora"))
+    request.locales = .list(["en_US", "en-US-u-fw-mon"])
+    request.calendars = .file("my calendars.txt")
+    request.firstWeekdays = [.own, .fixed(7)]
+    request.zones = .all
+    request.years = 1987...2012
+    request.transitionSample = .shapes
+    request.exhaustive = true
+    request.oracleMode = .direct
+    request.monthSweep = .perOffset
+    var options = RunOptions(request: request, out: URL(fileURLWithPath: "/tmp/out"))
+    options.checks = ["leading-blanks", "date-text"]
+    options.record = .all
+    options.waivers = URL(fileURLWithPath: "/tmp/w.json")
+    options.baseline = URL(fileURLWithPath: "night-1")
+    options.subjectCommand = "python3 x.py"
+    options.subjectLog = URL(fileURLWithPath: "/tmp/log.jsonl")
+    let explain = ExplainCommand(subject: "python3 x.py", waivers: "/tmp/w.json", fault: "trap:*")
+    let run = WorkerSetup.Run(options, explain: explain)
+    let line = RecordCoding.line(run, encoder: RecordCoding.lineEncoder())
+    let read = try RecordCoding.decoder().decode(WorkerSetup.Run.self, from: line)
+    #expect(read == run)
+    #expect(read.request == request && read.checks == options.checks && read.recordAll)
+    // Paths as given, relative ones too (the worker has its parent's working directory).
+    #expect(read.request.corporaDirectory.relativePath == "Corpora")
+    #expect(read.baseline?.relativePath == "night-1" && read.waivers?.path == "/tmp/w.json")
+    #expect(read.explain == explain)
+    // Run options after the mode are refused: a worker's run is its setup line.
+    let refused = try Executable.run(["__worker", "--locales", "en_US"])
+    #expect(refused.status == 2)
+    #expect(refused.error.contains("__worker takes no arguments"), "\(refused.error)")
   }
 }

@@ -71,7 +71,7 @@ public struct Corpus: Sendable {
   }
 
   /// How the oracle computes expectations (`--oracle`).
-  public enum OracleMode: String, Sendable, CaseIterable {
+  public enum OracleMode: String, Sendable, CaseIterable, Codable {
     /// Zone structure from per-zone tables, memoized per-locale answers: the default.
     case tables
     /// Every case asks libicu afresh (no tables, no memoized values): the reference the
@@ -80,7 +80,7 @@ public struct Corpus: Sendable {
   }
 
   /// Which zones sweep every month of the window (the others sweep their transition months).
-  public enum MonthSweep: String, Sendable, CaseIterable {
+  public enum MonthSweep: String, Sendable, CaseIterable, Codable {
     /// One zone per standard offset, the one with the fewest transitions (UTC for +00:00):
     /// a month without a transition behaves alike in zones with the same offset, and
     /// offsets do matter (Foundation's astronomical Islamic calendar loses months at +03:30).
@@ -90,7 +90,7 @@ public struct Corpus: Sendable {
   }
 
   /// Which of a zone's transitions the plan sweeps.
-  public enum TransitionSample: String, Sendable, CaseIterable {
+  public enum TransitionSample: String, Sendable, CaseIterable, Codable {
     /// Every transition in the window (the nightly sweep).
     case all
     /// The first and the last transition of each shape (kinds, offsets, time of day): the

@@ -27,3 +27,20 @@ public enum FirstWeekdaySetting: Hashable, Sendable, Comparable, CustomStringCon
     }
   }
 }
+
+/// As on the command line: `"own"` or `"1"`…`"7"`.
+extension FirstWeekdaySetting: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let setting = FirstWeekdaySetting(text) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a first weekday: \(text)")
+    }
+    self = setting
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}

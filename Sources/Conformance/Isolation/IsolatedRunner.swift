@@ -35,7 +35,6 @@ public final class IsolatedRunner: Sendable {
 
   let plan: Plan
   let executable: URL
-  let arguments: [String]
   let workers: Int
   let zoneClasses: [String: String]
   /// The line each worker reads first (`WorkerSetup`).
@@ -78,14 +77,13 @@ public final class IsolatedRunner: Sendable {
   private let schedule: Monitor<Schedule>
 
   /// - Parameters:
-  ///   - executable: the `conformance` binary; `arguments`: the run's own command line.
-  ///   - setup: what each worker is told of the corpus's zones before it starts.
-  init(plan: Plan, executable: URL, arguments: [String], workers: Int, limits: WorkerLimits,
+  ///   - executable: the `conformance` binary, run as `conformance __worker`.
+  ///   - setup: what each worker is told of the run and the corpus's zones before it starts.
+  init(plan: Plan, executable: URL, workers: Int, limits: WorkerLimits,
        setup: WorkerSetup, review: Review, explain: ExplainCommand = ExplainCommand()) {
     self.plan = plan
     self.explain = explain
     self.executable = executable
-    self.arguments = arguments
     self.workers = max(1, workers)
     zoneClasses = Dictionary(setup.zones.map { ($0.id, $0.zoneClass) }, uniquingKeysWith: { first, _ in first })
     setupLine = RecordCoding.line(setup, encoder: RecordCoding.lineEncoder())
@@ -346,7 +344,7 @@ public final class IsolatedRunner: Sendable {
       // started again, once; one that cannot start twice in a row is the harness's failure.
       for attempt in 1...2 where worker == nil {
         do {
-          let started = try WorkerProcess(executable: executable, arguments: arguments, setup: setupLine,
+          let started = try WorkerProcess(executable: executable, setup: setupLine,
                                            startup: schedule.update { $0.limits.startup })
           let cancelled = schedule.update { state in
             state.processes[slot] = started.pid

@@ -2,9 +2,9 @@ import Foundation
 import ICUOracle
 import Synchronization
 
-/// The worker side of isolation: `conformance __worker <run options>` loads the same corpus
-/// as its parent (its zones as the parent's first line, `WorkerSetup`, gives them) and
-/// evaluates what the parent asks on stdin, one `WorkerRequest` per line (all cases of a
+/// The worker side of isolation: `conformance __worker` loads the same corpus as its parent
+/// (the parent's first line, `WorkerSetup`, says what the run is and gives the corpus's
+/// zones; the command line carries nothing) and evaluates what the parent asks on stdin, one `WorkerRequest` per line (all cases of a
 /// step, or a few of them: a retry after a worker died), each naming its step as the plan
 /// encodes it: a worker never plans (choosing the months of a full sweep costs 1.8 s of CPU,
 /// and a worker that replaces a crashed one would pay it again). It answers on stdout with
@@ -17,11 +17,9 @@ import Synchronization
 /// answers `hung` first; the slot file (`CONFORMANCE_WORKER_SLOT`) names the case a death
 /// came from (`CaseWatch`).
 public enum Worker {
-  public static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws {
-    let checks = try ConformanceRun.selectChecks(options.checks)
-    let waivers = try options.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
-    let baseline = try options.baseline.map { url throws(InputError) in try Baseline.load(url) }
-    // The parent's first line says what the worker needs of the corpus's zones.
+  public static func run() throws {
+    // The parent's first line says what the run is and what the worker needs of the
+    // corpus's zones.
     guard let first = readLine() else { return }
     let setup: WorkerSetup
     do {
@@ -29,15 +27,22 @@ public enum Worker {
     } catch {
       throw HarnessError("worker: the setup line is malformed: \(error)")
     }
-    let corpus = try Corpus.load(options.request, eagerTables: false, setup: setup)
+    let run = setup.run
+    let subject = try run.subjectCommand.map { command throws(InputError) in
+      try Subject.executor(command: command, log: run.subjectLog, truncating: false)
+    } ?? .pickerLogic
+    let checks = try ConformanceRun.selectChecks(run.checks)
+    let waivers = try run.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
+    let baseline = try run.baseline.map { url throws(InputError) in try Baseline.load(url) }
+    let corpus = try Corpus.load(run.request, eagerTables: false, setup: setup)
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
-                                                     recordsValues: options.record == .all)
+                                                     recordsValues: run.recordAll)
     let zoneClasses = corpus.zoneClasses
     let encoder = RecordCoding.lineEncoder()
     let decoder = RecordCoding.decoder()
-    let explain = ExplainCommand(options)
+    let explain = run.explain
     let watch = CaseWatch()
     let cases = WorkerCases(
       watch: watch, slot: ProcessInfo.processInfo.environment["CONFORMANCE_WORKER_SLOT"].flatMap(CaseSlot.init))
@@ -82,7 +87,7 @@ public enum Worker {
       _ = cases.takeSlowestCPU()
       let record = Runner.evaluate(step, check: checks[check], context: context,
                                    triage: triage, review: review, zoneClasses: zoneClasses,
-                                   recordAll: options.record == .all, positions: request.positions,
+                                   recordAll: run.recordAll, positions: request.positions,
                                    observer: cases)
       var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.takeSlowestCPU(),
                               caseLines: record.cases.count)
@@ -112,10 +117,10 @@ public enum Worker {
   }
 }
 
-/// The first line a worker reads: the corpus's zones as its parent read them (their class
-/// for the report's matrices, whether the plan sweeps every month there). Reading every
-/// zone's transitions from both ICUs was half of a worker's start, paid again by each one
-/// that replaces a crashed worker.
+/// The first line a worker reads: what the run is (`Run`), and the corpus's zones as its
+/// parent read them (their class for the report's matrices, whether the plan sweeps every
+/// month there). Reading every zone's transitions from both ICUs was half of a worker's
+/// start, paid again by each one that replaces a crashed worker.
 public struct WorkerSetup: Codable, Sendable {
   public struct Zone: Codable, Sendable, Equatable {
     var id: String
@@ -123,11 +128,50 @@ public struct WorkerSetup: Codable, Sendable {
     var sweepsEveryMonth: Bool
   }
 
+  /// What of the run's options a worker evaluates by, from the parent's `RunOptions`: a
+  /// typed value, where the run's command line passed again would be parsed again (with
+  /// whatever the environment made of `--shard auto` by then) and could not carry the
+  /// options of a run that a library, not the command line, started.
+  struct Run: Codable, Sendable, Equatable {
+    var request: CorpusRequest
+    /// Check ids; empty means all.
+    var checks: [String]
+    var recordAll: Bool
+    private var waiverFile: FilePath?
+    private var baselineFile: FilePath?
+    var subjectCommand: String?
+    private var subjectLogFile: FilePath?
+    /// The run's explain command, which each case line carries.
+    var explain: ExplainCommand
+
+    var waivers: URL? { waiverFile?.url }
+    var baseline: URL? { baselineFile?.url }
+    var subjectLog: URL? { subjectLogFile?.url }
+
+    init(_ options: RunOptions, explain: ExplainCommand) {
+      request = options.request
+      checks = options.checks
+      recordAll = options.record == .all
+      waiverFile = options.waivers.map(FilePath.init)
+      baselineFile = options.baseline.map(FilePath.init)
+      subjectCommand = options.subjectCommand
+      subjectLogFile = options.subjectLog.map(FilePath.init)
+      self.explain = explain
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case request, checks, recordAll, waiverFile = "waivers", baselineFile = "baseline"
+      case subjectCommand, subjectLogFile = "subjectLog", explain
+    }
+  }
+
+  var run: Run
   var zones: [Zone]
   /// The zone that stands for UTC, which a worker cannot tell from these zones alone.
   var utcZone: String?
 
-  init(corpus: Corpus) {
+  init(run: Run, corpus: Corpus) {
+    self.run = run
     zones = corpus.zones.map { Zone(id: $0.id, zoneClass: $0.zoneClass, sweepsEveryMonth: $0.sweepsEveryMonth) }
     utcZone = corpus.utcZone
   }

@@ -39,14 +39,15 @@ final class WorkerProcess {
   var pid: Int32 { process.processIdentifier }
 
   /// Starts a worker and tells it `setup` (its first line: `WorkerSetup`).
-  init(executable: URL, arguments: [String], setup: Data, startup: Double) throws {
+  init(executable: URL, setup: Data, startup: Double) throws {
     // The pipes are made under the spawn lock too: a child started meanwhile would keep them.
     let (stdin, stdout, stderr) = Spawn.serially { (Pipe(), Pipe(), Pipe()) }
     slot = FileManager.default.temporaryDirectory
       .appendingPathComponent("conformance-slot-\(getpid())-\(UUID().uuidString)")
     try CaseSlot.create(at: slot)
     process.executableURL = executable
-    process.arguments = ["__worker"] + arguments
+    // Nothing but the mode: the run comes on stdin (`WorkerSetup.Run`).
+    process.arguments = ["__worker"]
     var environment = ProcessInfo.processInfo.environment
     environment["CONFORMANCE_WORKER_SLOT"] = slot.path
     // The crashed thread's frames are what a reader needs; other threads, registers and

@@ -222,10 +222,10 @@ public enum ConformanceRun {
     let clock = ContinuousClock.now
     if let executable = options.workerExecutable {
       recorder.completeIsolation(try IsolatedRunner(
-        plan: plan, executable: executable, arguments: options.arguments, workers: options.jobs,
+        plan: plan, executable: executable, workers: options.jobs,
         // The model timed the built-in subject: an executor's cases keep the ceiling.
         limits: try .fromEnvironment(costs: options.subjectCommand == nil ? costs : .uniform),
-        setup: WorkerSetup(corpus: corpus), review: review,
+        setup: WorkerSetup(run: WorkerSetup.Run(options, explain: explain), corpus: corpus), review: review,
         explain: explain
       ).run(handler))
     } else {
