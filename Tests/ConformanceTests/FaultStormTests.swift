@@ -6,81 +6,107 @@ import Testing
 struct BreakerTests {
   let trap = "trap (SIGILL) in Fault.inject(_:) at Fault.swift:47"
 
+  /// A check in a calendar, as a worker's cases are grouped.
+  func g(_ check: String, _ calendar: String) -> Breaker.Group { Breaker.Group(check: check, calendar: calendar) }
+
   @Test("a group trips after three faults in a row with one signature, not before")
   func threshold() {
     var breaker = Breaker(threshold: 3)
-    #expect(breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: trap) == nil)
-    #expect(breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: trap) == nil)
-    let trip = breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: trap)
+    #expect(breaker.faulted(g("leading-blanks", "hebrew"), signature: trap) == nil)
+    #expect(breaker.faulted(g("leading-blanks", "hebrew"), signature: trap) == nil)
+    let trip = breaker.faulted(g("leading-blanks", "hebrew"), signature: trap)
     #expect(trip == Breaker.Trip(group: "leading-blanks · hebrew", signature: trap, faults: 3))
     // Tripped for good: any later fault of the group returns the same trip.
-    #expect(breaker.faulted("leading-blanks · hebrew", check: "leading-blanks", signature: "hang") == trip)
+    #expect(breaker.faulted(g("leading-blanks", "hebrew"), signature: "hang") == trip)
   }
 
   @Test("a completed case, or another signature, ends the streak")
   func streaks() {
     var breaker = Breaker(threshold: 3)
-    let group = "month-days · chinese"
-    _ = breaker.faulted(group, check: "month-days", signature: trap)
-    _ = breaker.faulted(group, check: "month-days", signature: trap)
+    let group = g("month-days", "chinese")
+    _ = breaker.faulted(group, signature: trap)
+    _ = breaker.faulted(group, signature: trap)
     breaker.completed(group)
-    #expect(breaker.faulted(group, check: "month-days", signature: trap) == nil)
-    #expect(breaker.faulted(group, check: "month-days", signature: trap) == nil)
+    #expect(breaker.faulted(group, signature: trap) == nil)
+    #expect(breaker.faulted(group, signature: trap) == nil)
     // A different function: a new streak of one.
-    #expect(breaker.faulted(group, check: "month-days", signature: "hang in X.y() at X.swift:1") == nil)
-    #expect(breaker.faulted(group, check: "month-days", signature: trap) == nil)
+    #expect(breaker.faulted(group, signature: "hang in X.y() at X.swift:1") == nil)
+    #expect(breaker.faulted(group, signature: trap) == nil)
     #expect(breaker.trips.isEmpty)
   }
 
   @Test("where zones completed, a fault trips its zones alone; where none did, a second zone trips the calendar")
   func zones() {
     var breaker = Breaker(threshold: 3)
-    let group = "field-roundtrip · gregorian"
+    let group = g("field-roundtrip", "gregorian")
     // As in the full sweep: UTC works, two legacy zones trap.
     breaker.completed(group, zone: "UTC")
-    for _ in 0..<3 { _ = breaker.faulted(group, zone: "SystemV/AST4ADT", check: "field-roundtrip", signature: trap) }
+    for _ in 0..<3 { _ = breaker.faulted(group, zone: "SystemV/AST4ADT", signature: trap) }
     #expect(breaker.trip(group, zone: "SystemV/AST4ADT")?.group == "field-roundtrip · gregorian · SystemV/AST4ADT")
     #expect(breaker.trip(group, zone: "UTC") == nil)
     // Known: the next zone with the signature trips at its first fault, that zone only.
-    let second = breaker.faulted(group, zone: "SystemV/CST6CDT", check: "field-roundtrip", signature: trap)
+    let second = breaker.faulted(group, zone: "SystemV/CST6CDT", signature: trap)
     #expect(second?.group == "field-roundtrip · gregorian · SystemV/CST6CDT")
     #expect(second?.faults == 1)
     #expect(breaker.trip(group, zone: "Europe/Paris") == nil)
     // Another calendar: its zones run until they fault, and it trips only the faulting zone.
-    let buddhist = "field-roundtrip · buddhist"
+    let buddhist = g("field-roundtrip", "buddhist")
     breaker.completed(buddhist, zone: "UTC")
     #expect(breaker.trip(buddhist, zone: "SystemV/AST4ADT") == nil)
-    #expect(breaker.faulted(buddhist, zone: "SystemV/AST4ADT", check: "field-roundtrip", signature: trap)?.group
+    #expect(breaker.faulted(buddhist, zone: "SystemV/AST4ADT", signature: trap)?.group
       == "field-roundtrip · buddhist · SystemV/AST4ADT")
     #expect(breaker.trip(buddhist, zone: "Asia/Tokyo") == nil)
     // A storm: no zone ever completes, so the second zone trips the whole calendar, taking
     // over the first zone's trip (4 faults in all), and a third calendar trips at once.
     var storm = Breaker(threshold: 3)
-    let hebrew = "month-days · hebrew"
-    for _ in 0..<3 { _ = storm.faulted(hebrew, zone: "UTC", check: "month-days", signature: trap) }
-    let whole = storm.faulted(hebrew, zone: "Asia/Tehran", check: "month-days", signature: trap)
-    #expect(whole?.group == hebrew)
+    let hebrew = g("month-days", "hebrew")
+    for _ in 0..<3 { _ = storm.faulted(hebrew, zone: "UTC", signature: trap) }
+    let whole = storm.faulted(hebrew, zone: "Asia/Tehran", signature: trap)
+    #expect(whole?.group == "month-days · hebrew")
     #expect(whole?.faults == 4)
-    #expect(storm.trips.keys.sorted() == [hebrew])
+    #expect(storm.trips.map(\.group) == ["month-days · hebrew"])
     // Cases of the first zone queued "not run" under its trip before the calendar's took it
     // over count in the calendar's.
     storm.notRun(hebrew, zone: "UTC", count: 5)
-    #expect(storm.trips[hebrew]?.notRun == 5)
-    #expect(storm.faulted("month-days · chinese", zone: "UTC", check: "month-days", signature: trap)?.group
+    #expect(storm.trips.first?.notRun == 5)
+    #expect(storm.faulted(g("month-days", "chinese"), zone: "UTC", signature: trap)?.group
       == "month-days · chinese")
   }
 
   @Test("a signature that tripped one calendar trips another of the same check at its first fault, and no other check")
   func knownSignature() {
     var breaker = Breaker(threshold: 3)
-    for _ in 0..<3 { _ = breaker.faulted("same-day-closing · buddhist", check: "same-day-closing", signature: trap) }
-    let second = breaker.faulted("same-day-closing · chinese", check: "same-day-closing", signature: trap)
+    for _ in 0..<3 { _ = breaker.faulted(g("same-day-closing", "buddhist"), signature: trap) }
+    let second = breaker.faulted(g("same-day-closing", "chinese"), signature: trap)
     #expect(second?.faults == 1)
     #expect(second?.reason.contains("elsewhere in this check") == true)
     // Other calendars without a fault are untouched; so is another check.
-    #expect(breaker.trip("same-day-closing · gregorian") == nil)
-    #expect(breaker.faulted("range-roles · chinese", check: "range-roles", signature: trap) == nil)
-    #expect(Breaker.group(CaseID(check: "return-clamp", zone: "UTC")) == "return-clamp")
+    #expect(breaker.trip(g("same-day-closing", "gregorian")) == nil)
+    #expect(breaker.faulted(g("range-roles", "chinese"), signature: trap) == nil)
+    #expect(Breaker.group(CaseID(check: "return-clamp", zone: "UTC")).description == "return-clamp")
+  }
+
+  @Test("an executor's group (a function in one calendar and zone) trips as a whole; once a signature has tripped, each new group of the function sends one question alone")
+  func executorGroups() {
+    var breaker = Breaker(threshold: 3)
+    let tehran = Breaker.Group(check: "closes", calendar: "persian", zone: "Asia/Tehran")
+    let utc = Breaker.Group(check: "closes", calendar: "persian", zone: "UTC")
+    let days = Breaker.Group(check: "days", calendar: "persian", zone: "UTC")
+    #expect(!breaker.probe(utc))
+    _ = breaker.faulted(tehran, signature: "malformed")
+    breaker.completed(tehran)
+    _ = breaker.faulted(tehran, signature: "malformed")
+    _ = breaker.faulted(tehran, signature: "malformed")
+    #expect(breaker.trip(tehran) == nil)
+    #expect(breaker.faulted(tehran, signature: "malformed")?.group == "closes · persian · Asia/Tehran")
+    // UTC has asked nothing yet: its next question goes alone, once; another function's
+    // questions go together.
+    #expect(breaker.probe(utc))
+    breaker.probed(utc)
+    #expect(!breaker.probe(utc))
+    #expect(!breaker.probe(days))
+    // The signature is known for the function: UTC trips at its first fault with it.
+    #expect(breaker.faulted(utc, signature: "malformed")?.faults == 1)
   }
 
   @Test("the page's groups carry the cases not run of their check and fault: alone, or shared with a waived group")
@@ -393,7 +419,7 @@ struct FaultStormTests {
     let calendars = Set(inside.compactMap(\.id.calendar)).count
     #expect(crashed.count >= 3 && crashed.count <= 4 + 2 * calendars, "\(crashed.count) crashed")
     let trips = storm.record.run.isolation?.trips ?? []
-    #expect(trips.map(\.group).sorted() == Set(inside.compactMap { Breaker.group($0.id) }).sorted())
+    #expect(trips.map(\.group).sorted() == Set(inside.map { Breaker.group($0.id).description }).sorted())
     #expect(trips.reduce(0) { $0 + $1.notRun } == inside.count - crashed.count)
     // The console says it, counted as the cases file holds them.
     let said = "the breaker did not run \(HTMLReport.number(inside.count - crashed.count)) cases"

@@ -13,9 +13,34 @@
 /// first fault there (the zone, or the whole group when it has no completed zone): the
 /// function is known to fault systematically, and a hang in every calendar would otherwise
 /// cost `threshold` timeouts per calendar.
+///
+/// An executor's questions go through the same breaker (`ExecutorClient`): a group is one
+/// function in one calendar and zone, without zones of its own, so it trips after
+/// `threshold` faults in a row, or at the first fault of a signature that tripped the
+/// function elsewhere; `probe` then lets one question of each new group go first, alone.
 struct Breaker: Sendable {
+  /// Where faults are counted together: a check (or an executor's function) in one calendar,
+  /// and for an executor's questions in one zone too.
+  struct Group: Hashable, Sendable, CustomStringConvertible {
+    var check: String
+    var calendar: String?
+    var zone: String?
+
+    /// As reports name it: `check · calendar`.
+    var description: String { ([check] + [calendar, zone].compactMap { $0 }).joined(separator: " · ") }
+  }
+
+  /// A group, or one zone of it: where a streak of faults is counted and a trip holds.
+  private struct Place: Hashable, Sendable, CustomStringConvertible {
+    var group: Group
+    var zone: String?
+
+    var description: String { zone.map { "\(group) · \($0)" } ?? group.description }
+  }
+
   /// A tripped group, as `results.json` lists it.
   struct Trip: Codable, Sendable, Equatable {
+    /// The group, or the zone of it, that tripped, as reports name it.
     var group: String
     var signature: String
     /// The faults in a row that tripped it: `threshold`, or 1 when the signature had
@@ -24,7 +49,8 @@ struct Breaker: Sendable {
     /// Cases of the group reported "not run".
     var notRun = 0
 
-    /// The check of the group (its first part: check ids hold no " · ").
+    /// The check of the group (its first part: check ids hold no " · "). A trip read back
+    /// from `results.json` (a shard's) knows its group by name only.
     var check: String {
       group.firstRange(of: " · ").map { String(group[..<$0.lowerBound]) } ?? group
     }
@@ -40,44 +66,46 @@ struct Breaker: Sendable {
   }
 
   let threshold: Int
-  private var streaks: [String: (signature: String, count: Int)] = [:]
+  private var streaks: [Place: (signature: String, count: Int)] = [:]
   /// Per check, each tripping signature and whether it tripped a whole group (all zones).
   private var trippingSignatures: [String: [String: Bool]] = [:]
   /// Per group and signature, the zones it tripped.
-  private var trippedZones: [String: [String: Set<String>]] = [:]
+  private var trippedZones: [Group: [String: Set<String>]] = [:]
   /// Per group, the zones where a case completed: proof that a fault is the zones' own.
-  private var completedZones: [String: Set<String>] = [:]
-  private(set) var trips: [String: Trip] = [:]
+  private var completedZones: [Group: Set<String>] = [:]
+  private var tripped: [Place: Trip] = [:]
+  /// Groups that have sent a question alone since a signature of their check tripped
+  /// elsewhere (`probe`).
+  private var probed: Set<Group> = []
+
+  /// Every trip, as `results.json` lists them.
+  var trips: [Trip] { Array(tripped.values) }
 
   init(threshold: Int = 3) {
     self.threshold = max(1, threshold)
   }
 
-  /// The group of a case or a step.
-  static func group(_ id: CaseID) -> String {
-    id.calendar.map { "\(id.check) · \($0)" } ?? id.check
-  }
-
-  /// The key of one zone of a group.
-  static func zoneGroup(_ group: String, _ zone: String?) -> String {
-    zone.map { "\(group) · \($0)" } ?? group
+  /// The group of a case or a step: its check and calendar (its zone is a zone of the group).
+  static func group(_ id: CaseID) -> Group {
+    Group(check: id.check, calendar: id.calendar)
   }
 
   /// A case of `group` (in `zone`) completed: the faults before it were not in a row.
-  mutating func completed(_ group: String, zone: String? = nil) {
-    streaks[Self.zoneGroup(group, zone)] = nil
+  mutating func completed(_ group: Group, zone: String? = nil) {
+    streaks[Place(group: group, zone: zone)] = nil
     if let zone { completedZones[group, default: []].insert(zone) }
   }
 
   /// Counts a fault of a case of `group` in `zone`; returns the trip that covers it, now or
   /// before.
-  mutating func faulted(_ group: String, zone: String? = nil, check: String, signature: String) -> Trip? {
+  @discardableResult
+  mutating func faulted(_ group: Group, zone: String? = nil, signature: String) -> Trip? {
     if let trip = trip(group, zone: zone) { return trip }
-    let key = Self.zoneGroup(group, zone)
-    var streak = streaks[key].flatMap { $0.signature == signature ? $0 : nil } ?? (signature: signature, count: 0)
+    let place = Place(group: group, zone: zone)
+    var streak = streaks[place].flatMap { $0.signature == signature ? $0 : nil } ?? (signature: signature, count: 0)
     streak.count += 1
-    streaks[key] = streak
-    let known = trippingSignatures[check]?[signature]
+    streaks[place] = streak
+    let known = trippingSignatures[group.check]?[signature]
     guard streak.count >= threshold || known != nil else { return nil }
     var zones = trippedZones[group, default: [:]][signature, default: []]
     if let zone { zones.insert(zone) }
@@ -86,30 +114,47 @@ struct Breaker: Sendable {
     // groups before, or a second zone here).
     let whole = zone == nil
       || (completedZones[group, default: []].isEmpty && (known == true || zones.count >= 2))
-    var trip = Trip(group: whole ? group : key, signature: signature, faults: streak.count)
+    let at = whole ? Place(group: group, zone: nil) : place
+    var trip = Trip(group: at.description, signature: signature, faults: streak.count)
     if whole {
       // The group's trip takes over its zones' (one trip per group in the reports).
       for zone in zones {
-        guard let zoneTrip = trips.removeValue(forKey: Self.zoneGroup(group, zone)) else { continue }
+        guard let zoneTrip = tripped.removeValue(forKey: Place(group: group, zone: zone)) else { continue }
         trip.faults += zoneTrip.faults
         trip.notRun += zoneTrip.notRun
       }
     }
-    trips[trip.group] = trip
-    trippingSignatures[check, default: [:]][signature] = whole || known == true
+    tripped[at] = trip
+    trippingSignatures[group.check, default: [:]][signature] = whole || known == true
     return trip
   }
 
   /// The trip that covers `group` in `zone`: the group's, or that zone's.
-  func trip(_ group: String, zone: String? = nil) -> Trip? {
-    trips[group] ?? zone.flatMap { trips[Self.zoneGroup(group, $0)] }
+  func trip(_ group: Group, zone: String? = nil) -> Trip? {
+    tripped[Place(group: group, zone: nil)] ?? zone.flatMap { tripped[Place(group: group, zone: $0)] }
   }
 
   /// Counts cases of `group` in `zone` reported not run, in the trip that covers them now:
   /// a zone's trip that the whole group's took over since (its cases were queued first)
   /// counts in the group's, or they were lost from `run.isolation`.
-  mutating func notRun(_ group: String, zone: String? = nil, count: Int) {
-    guard let covering = trip(group, zone: zone) else { return }
-    trips[covering.group]?.notRun += count
+  mutating func notRun(_ group: Group, zone: String? = nil, count: Int) {
+    let whole = Place(group: group, zone: nil)
+    if tripped[whole] != nil {
+      tripped[whole]?.notRun += count
+    } else if let zone, tripped[Place(group: group, zone: zone)] != nil {
+      tripped[Place(group: group, zone: zone)]?.notRun += count
+    }
   }
+
+  /// Whether the next question of `group` must go alone: a signature of its check tripped
+  /// elsewhere, and none of its questions has faulted, been stopped or gone alone yet (if it
+  /// meets the same fault, the group trips at once and the rest are not asked).
+  func probe(_ group: Group) -> Bool {
+    guard trippingSignatures[group.check]?.isEmpty == false else { return false }
+    let place = Place(group: group, zone: nil)
+    return tripped[place] == nil && streaks[place] == nil && !probed.contains(group)
+  }
+
+  /// A question of `group` went alone: whatever it met, the next go together.
+  mutating func probed(_ group: Group) { probed.insert(group) }
 }

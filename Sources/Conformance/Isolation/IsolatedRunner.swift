@@ -61,7 +61,7 @@ public final class IsolatedRunner: Sendable {
     var handedAhead: Set<Int> = []
     var delivered = 0
     /// Jobs in workers, by group; and the checks that have had a fault.
-    var inFlight: [String: Int] = [:]
+    var inFlight: [Breaker.Group: Int] = [:]
     var faultedChecks: Set<String> = []
     var queue: [Work] = []
     var assembling: [Int: Assembly] = [:]
@@ -204,7 +204,7 @@ public final class IsolatedRunner: Sendable {
     return position
   }
 
-  private func group(_ index: Int) -> String { Breaker.group(step(index).group) }
+  private func group(_ index: Int) -> Breaker.Group { Breaker.group(step(index).group) }
 
   /// A worker is done with `job`, whatever came of it.
   private func finished(_ job: Job) {
@@ -282,7 +282,7 @@ public final class IsolatedRunner: Sendable {
         if !job.replay { state.breaker.completed(group, zone: step.group.zone) }
         state.queue.append(.run(Job(step: job.step, positions: before, replay: true)))
       }
-      let trip = state.breaker.faulted(group, zone: step.group.zone, check: check, signature: fault.signature)
+      let trip = state.breaker.faulted(group, zone: step.group.zone, signature: fault.signature)
       guard !after.isEmpty else { return }
       if let trip {
         state.queue.append(.notRun(step: job.step, positions: after, trip: trip))

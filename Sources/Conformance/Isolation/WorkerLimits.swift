@@ -116,7 +116,7 @@ struct WorkerLimits: Sendable {
         return entry
       },
       breakerThreshold: breaker.threshold,
-      trips: breaker.trips.values.sorted { $0.group < $1.group })
+      trips: breaker.trips.sorted { $0.group < $1.group })
   }
 
   static func number(_ value: Double) -> String {

@@ -44,9 +44,9 @@ final class ExecutorClient: Sendable {
   private struct Question {
     var text: String
     var function: Subject.Function
-    /// Where its faults are counted with its function: calendar and zone (a step's group),
-    /// so a fault in one zone does not stop another's questions.
-    var group: String?
+    /// Where its faults are counted: its function in its calendar and zone, so a fault in
+    /// one zone does not stop another's questions.
+    var group: Breaker.Group
   }
 
   private struct State {
@@ -61,7 +61,7 @@ final class ExecutorClient: Sendable {
     var unstartable: String?
     var failedStarts = 0
     var nextID = 1
-    var breaker = ExecutorBreaker()
+    var breaker = Breaker(threshold: 3)
   }
 
   let command: String
@@ -176,7 +176,7 @@ final class ExecutorClient: Sendable {
       case nil:
         if state.pendingTexts.insert(writer.text).inserted {
           state.pending.append(Question(text: writer.text, function: function,
-                                        group: calendar.map(Self.group)))
+                                        group: Self.group(function, calendar)))
         }
         note(.waiting, &state)
       }
@@ -190,7 +190,7 @@ final class ExecutorClient: Sendable {
       function: function, question: writer.object)
     state.withLock { state in
       state.known[writer.text] = .fault(fault)
-      state.breaker.failed(function, calendar.map(Self.group), signature: fault.signature)
+      state.breaker.faulted(Self.group(function, calendar), signature: fault.signature)
       note(.fault(fault), &state)
     }
     return placeholder
@@ -204,9 +204,10 @@ final class ExecutorClient: Sendable {
     }
   }
 
-  /// The breaker's group of a question: its calendar and zone.
-  static func group(_ calendar: Calendar) -> String {
-    CalendarIdentifiers.cldr(calendar.identifier) + "·" + calendar.timeZone.identifier
+  /// The breaker's group of a question: its function, calendar and zone.
+  static func group(_ function: Subject.Function, _ calendar: Calendar?) -> Breaker.Group {
+    Breaker.Group(check: function.description, calendar: calendar.map { CalendarIdentifiers.cldr($0.identifier) },
+                  zone: calendar?.timeZone.identifier)
   }
 
   /// Whether `answer` has the type of `function`'s answers (`expected`): the readers of
@@ -256,7 +257,7 @@ final class ExecutorClient: Sendable {
     while !open.isEmpty {
       // What the breaker has stopped (before this batch, or by a fault in it) is not asked.
       open = open.filter { question in
-        guard let signature = state.breaker.trip(question.function, question.group) else { return true }
+        guard let signature = state.breaker.trip(question.group)?.signature else { return true }
         state.known[question.text] = .fault(ExecutorFault(
           kind: .notRun(signature), function: question.function, question: question.text))
         return false
@@ -273,15 +274,15 @@ final class ExecutorClient: Sendable {
       // Where a fault's signature tripped the breaker elsewhere, one question of a new
       // calendar and zone goes first, alone: if it meets the same fault, the rest are not asked.
       if !suspect {
-        var probes = Set<String>()
+        var probes = Set<Breaker.Group>()
         let (first, later) = open.reduce(into: ([Question](), [Question]())) { split, question in
-          switch state.breaker.probe(question.function, question.group) {
-          case nil: split.0.append(question)
-          case let key? where probes.insert(key).inserted: split.0.append(question)
-          case _?: split.1.append(question)
+          if !state.breaker.probe(question.group) || probes.insert(question.group).inserted {
+            split.0.append(question)
+          } else {
+            split.1.append(question)
           }
         }
-        for key in probes { state.breaker.probed(key) }
+        for group in probes { state.breaker.probed(group) }
         open = ArraySlice(first + later)
         batchCount = first.count
       }
@@ -322,10 +323,10 @@ final class ExecutorClient: Sendable {
             let fault = ExecutorFault(kind: .error(message), function: question.function,
                                       question: question.text)
             known[question.text] = .fault(fault)
-            breaker.failed(question.function, question.group, signature: fault.signature)
+            breaker.faulted(question.group, signature: fault.signature)
           } else if reply.hasAnswer, let answer = reply.answer, Self.reads(answer, as: question.function) {
             known[question.text] = .answer(answer)
-            breaker.answered(question.function, question.group)
+            breaker.completed(question.group)
           } else if reply.hasAnswer, let answer = reply.answer {
             // An answer of the wrong type is a fault like any other: the breaker counts it.
             let fault = ExecutorFault(
@@ -333,14 +334,14 @@ final class ExecutorClient: Sendable {
                 + "not \(Self.expected(question.function))"),
               function: question.function, question: question.text)
             known[question.text] = .fault(fault)
-            breaker.failed(question.function, question.group, signature: fault.signature)
+            breaker.faulted(question.group, signature: fault.signature)
           } else {
             let fault = ExecutorFault(
               kind: .malformed("its line has none of answer, unsupported, error: "
                 + ExecutorFault.clip(String(decoding: line, as: UTF8.self), 200)),
               function: question.function, question: question.text)
             known[question.text] = .fault(fault)
-            breaker.failed(question.function, question.group, signature: fault.signature)
+            breaker.faulted(question.group, signature: fault.signature)
           }
         } else {
           // Not an answer to an open question: it stands for the first one still open.
@@ -352,7 +353,7 @@ final class ExecutorClient: Sendable {
             kind: .malformed("\(why): " + ExecutorFault.clip(String(decoding: line, as: UTF8.self), 200)),
             function: open[at].function, question: open[at].text)
           known[open[at].text] = .fault(fault)
-          breaker.failed(open[at].function, open[at].group, signature: fault.signature)
+          breaker.faulted(open[at].group, signature: fault.signature)
         }
         answered.insert(index)
         return answered.count == batch.count
@@ -395,7 +396,7 @@ final class ExecutorClient: Sendable {
                               stderr: process.stderr.text)
     log?.fault(sent, fault.detail[0])
     state.known[question.text] = .fault(fault)
-    state.breaker.failed(question.function, question.group, signature: fault.signature)
+    state.breaker.faulted(question.group, signature: fault.signature)
   }
 
   /// The running executor, started (and greeted) when there is none.
@@ -461,55 +462,6 @@ final class ExecutorClient: Sendable {
       return (process, try ExecutorWire.Hello(reply.answer))
     } catch {
       throw refuse(error.message)
-    }
-  }
-}
-
-/// Stops asking what keeps failing: after 3 faults in a row with one signature for one
-/// function in one calendar and zone, the rest of them is not asked ("not run"); a
-/// signature that tripped one calendar and zone trips another of the same function at its
-/// first fault there (as `Breaker` does for worker processes).
-struct ExecutorBreaker: Sendable {
-  private var runs: [String: (signature: String, count: Int)] = [:]
-  private var trips: [String: String] = [:]
-  private var tripped: [Subject.Function: Set<String>] = [:]
-  static let limit = 3
-
-  private static func key(_ function: Subject.Function, _ calendar: String?) -> String {
-    "\(function)·\(calendar ?? "")"
-  }
-
-  /// Calendars and zones of a function that have sent a question alone since a signature
-  /// of that function tripped elsewhere.
-  private var probed: Set<String> = []
-
-  func trip(_ function: Subject.Function, _ calendar: String?) -> String? {
-    trips[Self.key(function, calendar)]
-  }
-
-  /// The key of a calendar and zone whose next question of `function` must go alone (a
-  /// signature tripped it elsewhere, and none has gone alone here yet), or `nil`.
-  func probe(_ function: Subject.Function, _ calendar: String?) -> String? {
-    let key = Self.key(function, calendar)
-    guard !tripped[function, default: []].isEmpty, trips[key] == nil, runs[key] == nil,
-      !probed.contains(key) else { return nil }
-    return key
-  }
-
-  /// A question of this key went alone: whatever it met, the next go together.
-  mutating func probed(_ key: String) { probed.insert(key) }
-
-  mutating func answered(_ function: Subject.Function, _ calendar: String?) {
-    runs[Self.key(function, calendar)] = nil
-  }
-
-  mutating func failed(_ function: Subject.Function, _ calendar: String?, signature: String) {
-    let key = Self.key(function, calendar)
-    let count = runs[key].map { $0.signature == signature ? $0.count + 1 : 1 } ?? 1
-    runs[key] = (signature, count)
-    if count >= Self.limit || tripped[function, default: []].contains(signature) {
-      trips[key] = signature
-      tripped[function, default: []].insert(signature)
     }
   }
 }
