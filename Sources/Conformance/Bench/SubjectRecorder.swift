@@ -54,35 +54,3 @@ final class SubjectRecorder: SubjectHook {
     return ThreadClock.now - start
   }
 }
-
-/// CPU time of the calling thread, in seconds.
-enum ThreadClock {
-  static var now: Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-  }
-
-  /// CPU time of the whole process (user + system), in seconds.
-  static var process: Double {
-    var usage = rusage()
-    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-  }
-}
-
-/// Resident memory of this process from /proc: now and its peak, in megabytes.
-enum ResidentMemory {
-  static func read() -> (current: Double, peak: Double) {
-    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
-      return (0, 0)
-    }
-    // Lines read "VmRSS:\t  123456 kB".
-    func field(_ name: String) -> Double {
-      guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
-      return (Double(String(line.filter(\.isNumber))) ?? 0) / 1024
-    }
-    return (field("VmRSS:"), field("VmHWM:"))
-  }
-}

@@ -8,14 +8,6 @@ public struct CorpusEntry: Sendable, Equatable {
   public var location: String
 }
 
-/// A problem with the run's input (a corpus, waiver or baseline file, or an option) that is
-/// refused before any work: exit code 2, naming the value or `file:line` at fault.
-public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
-  public var message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
-}
-
 /// Reads the corpus file format: one entry per line, `value | reason`; `#` starts a comment
 /// line; blank lines are ignored. Every entry must give a reason.
 public enum CorpusFile {

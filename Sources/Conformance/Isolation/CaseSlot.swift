@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+/// Sixteen bytes of a file the parent created, mapped shared: the step and the position of
+/// the case the worker is evaluating (each plus one; zero between cases). The worker stores
+/// them before each case; the parent reads the file only once the worker has died, so the
+/// two processes never touch it at once, and a store costs no system call.
+final class CaseSlot {
+  private let base: UnsafeMutableRawPointer
+
+  /// Maps the file at `path`; `nil` when it cannot be (the worker then runs without one).
+  init?(path: String) {
+    let descriptor = open(path, O_RDWR)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    guard let mapped = mmap(nil, Self.size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+      mapped != MAP_FAILED
+    else { return nil }
+    base = mapped
+  }
+
+  deinit { munmap(base, Self.size) }
+
+  static let size = 16
+
+  func enter(step: Int, position: Int) {
+    base.storeBytes(of: Int64(step + 1), as: Int64.self)
+    base.storeBytes(of: Int64(position + 1), toByteOffset: 8, as: Int64.self)
+  }
+
+  func leave() {
+    base.storeBytes(of: Int64(0), toByteOffset: 8, as: Int64.self)
+  }
+
+  /// Creates a zeroed slot file for a worker.
+  static func create(at url: URL) throws {
+    try Data(count: size).write(to: url)
+  }
+
+  /// The case the worker was in when it died: step and position, or `nil` between cases.
+  static func read(_ url: URL) -> (step: Int, position: Int)? {
+    guard let data = try? Data(contentsOf: url), data.count == size else { return nil }
+    let (step, position) = data.withUnsafeBytes {
+      ($0.loadUnaligned(as: Int64.self), $0.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+    }
+    guard step > 0, position > 0 else { return nil }
+    return (Int(step - 1), Int(position - 1))
+  }
+}

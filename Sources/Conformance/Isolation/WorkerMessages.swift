@@ -1,0 +1,132 @@
+import Foundation
+import ICUOracle
+import Synchronization
+
+/// The first line a worker reads: what the run is (`Run`), and the corpus's zones as its
+/// parent read them (their class for the report's matrices, whether the plan sweeps every
+/// month there). Reading every zone's transitions from both ICUs was half of a worker's
+/// start, paid again by each one that replaces a crashed worker.
+public struct WorkerSetup: Codable, Sendable {
+  public struct Zone: Codable, Sendable, Equatable {
+    var id: String
+    var zoneClass: String
+    var sweepsEveryMonth: Bool
+  }
+
+  /// What of the run's options a worker evaluates by, from the parent's `RunOptions`: a
+  /// typed value, where the run's command line passed again would be parsed again (with
+  /// whatever the environment made of `--shard auto` by then) and could not carry the
+  /// options of a run that a library, not the command line, started.
+  struct Run: Codable, Sendable, Equatable {
+    var request: CorpusRequest
+    /// Check ids; empty means all.
+    var checks: [String]
+    var recordAll: Bool
+    private var waiverFile: FilePath?
+    private var baselineFile: FilePath?
+    var subjectCommand: String?
+    private var subjectLogFile: FilePath?
+    /// The run's explain command, which each case line carries.
+    var explain: ExplainCommand
+
+    var waivers: URL? { waiverFile?.url }
+    var baseline: URL? { baselineFile?.url }
+    var subjectLog: URL? { subjectLogFile?.url }
+
+    init(_ options: RunOptions, explain: ExplainCommand) {
+      request = options.request
+      checks = options.checks
+      recordAll = options.record == .all
+      waiverFile = options.waivers.map(FilePath.init)
+      baselineFile = options.baseline.map(FilePath.init)
+      subjectCommand = options.subjectCommand
+      subjectLogFile = options.subjectLog.map(FilePath.init)
+      self.explain = explain
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case request, checks, recordAll, waiverFile = "waivers", baselineFile = "baseline"
+      case subjectCommand, subjectLogFile = "subjectLog", explain
+    }
+  }
+
+  var run: Run
+  var zones: [Zone]
+  /// The zone that stands for UTC, which a worker cannot tell from these zones alone.
+  var utcZone: String?
+
+  init(run: Run, corpus: Corpus) {
+    self.run = run
+    zones = corpus.zones.map { Zone(id: $0.id, zoneClass: $0.zoneClass, sweepsEveryMonth: $0.sweepsEveryMonth) }
+    utcZone = corpus.utcZone
+  }
+}
+
+/// What the parent asks a worker: the cases of one step, all or those at `positions`, each
+/// within `limit`.
+struct WorkerRequest: Codable, Equatable {
+  /// The step's index in the plan.
+  var step: Int
+  /// The step as the plan encodes it (`PlanStepSet.encode`).
+  var plan: String
+  var positions: [Int]?
+  var limit: CaseLimit?
+}
+
+/// What a worker answers: that it is ready, a step's record (with the CPU seconds of its
+/// slowest case, and the number of case lines that follow it), or that a case hung (its
+/// last answer).
+struct WorkerReply: Codable {
+  var ready: Bool?
+  /// The record without its cases: they follow as lines of their own.
+  var step: StepRecord?
+  var slowestCaseCPU: Double?
+  var caseLines: Int?
+  /// For each case line, its actual value's digest when the case is waived (those beyond
+  /// their cluster's examples are kept abridged, which needs the digest and nothing else).
+  var actualDigests: [String?]?
+  var hung: HangNote?
+  /// What the worker's fast readers declined since its last reply (`SlowReads`).
+  var slowReads: [String: Int]?
+  /// Not an answer: the worker is waiting on its executor, which has not gone past its own
+  /// limit (the parent's request limit starts again).
+  var alive: Bool?
+
+  /// The reply's keys, for `JSONEncoder`, `JSONDecoder` and `init(members:)` alike.
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads, alive
+  }
+}
+
+extension WorkerReply {
+  /// Every key, in `CodingKeys` order: `ready` is member 4, `hung` 5, `alive` 7.
+  static let members = JSONMembers.Names(CodingKeys.allCases)
+
+  /// A step's reply read from its members, the way a merge reads step records: a shard's
+  /// parent reads ~8,000 of them, and `JSONDecoder` mapping each whole first was a tenth of
+  /// what the parent spent. Anything else (`ready`, `hung`, what it is not sure of) is
+  /// `nil`, and is decoded with `JSONDecoder`.
+  init?(members bytes: UnsafeBufferPointer<UInt8>) {
+    guard let members = JSONMembers(bytes, wanted: Self.members), !members.has(4), !members.has(5), !members.has(7),
+      let stepText = members.text(0), let stepMembers = JSONMembers(stepText, wanted: StepRecord.members),
+      let step = StepRecord(members: stepMembers)
+    else { return nil }
+    self.step = step
+    if members.has(1) {
+      guard let cpu = members.double(1) else { return nil }
+      slowestCaseCPU = cpu
+    }
+    if members.has(2) {
+      guard let count = members.int(2) else { return nil }
+      caseLines = count
+    }
+    if members.has(3) {
+      guard let text = members.text(3), let digests = JSONMembers.optionalStrings(text) else { return nil }
+      actualDigests = digests
+    }
+    if members.has(6) {
+      guard let text = members.text(6), let counts = JSONMembers.counts(text) else { return nil }
+      slowReads = counts
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/// A case's status in the reports: the check's verdict, or what a waiver makes of it.
+public enum CaseStatus: String, Sendable, Codable, CaseIterable, Comparable {
+  case passed, failed, errored, skipped
+  /// Failed or errored, and a waiver explains it.
+  case waived
+  /// Passed although a waiver says it should fail: the explained difference is gone.
+  case unexpectedPass = "unexpected-pass"
+
+  init(_ verdict: Outcome.Verdict) {
+    switch verdict {
+    case .passed: self = .passed
+    case .failed: self = .failed
+    case .errored: self = .errored
+    case .skipped: self = .skipped
+    }
+  }
+
+  public static func < (lhs: CaseStatus, rhs: CaseStatus) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}

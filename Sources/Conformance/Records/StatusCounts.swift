@@ -1,0 +1,64 @@
+import Foundation
+
+/// Cases per status.
+public struct StatusCounts: Sendable, Equatable, Codable {
+  public var passed = 0
+  public var failed = 0
+  public var errored = 0
+  public var skipped = 0
+  public var waived = 0
+  public var unexpectedPass = 0
+
+  public init() {}
+
+  public var total: Int { passed + failed + errored + skipped + waived + unexpectedPass }
+
+  public mutating func add(_ status: CaseStatus) {
+    switch status {
+    case .passed: passed += 1
+    case .failed: failed += 1
+    case .errored: errored += 1
+    case .skipped: skipped += 1
+    case .waived: waived += 1
+    case .unexpectedPass: unexpectedPass += 1
+    }
+  }
+
+  public mutating func add(_ other: StatusCounts) {
+    passed += other.passed
+    failed += other.failed
+    errored += other.errored
+    skipped += other.skipped
+    waived += other.waived
+    unexpectedPass += other.unexpectedPass
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case cases, passed, failed, errored, skipped, waived, unexpectedPass = "unexpectedPasses"
+  }
+
+  /// Each status's count and its key, in the order every reader and writer of the counts
+  /// (results.json, step records, `compare`) gives them; `cases`, their total, comes first.
+  static let fields: [(key: CodingKeys, path: WritableKeyPath<StatusCounts, Int> & Sendable)] = [
+    (.passed, \.passed), (.failed, \.failed), (.errored, \.errored), (.skipped, \.skipped),
+    (.waived, \.waived), (.unexpectedPass, \.unexpectedPass),
+  ]
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init()
+    for (key, path) in Self.fields { self[keyPath: path] = try container.decode(Int.self, forKey: key) }
+    if let cases = try container.decodeIfPresent(Int.self, forKey: .cases), cases != total {
+      throw DecodingError.dataCorruptedError(
+        forKey: .cases, in: container,
+        debugDescription: "\(cases) cases, but the statuses add up to \(total)")
+    }
+  }
+
+  /// With the total (`cases`), which a reader would otherwise add up.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(total, forKey: .cases)
+    for (key, path) in Self.fields { try container.encode(self[keyPath: path], forKey: key) }
+  }
+}
