@@ -529,7 +529,7 @@ struct WorkerSetupTests {
     #expect(read.request == request && read.checks == options.checks && read.recordAll)
     // Paths as given, relative ones too (the worker has its parent's working directory).
     #expect(read.request.corporaDirectory.relativePath == "Corpora")
-    #expect(read.baseline?.relativePath == "night-1" && read.waivers?.path == "/tmp/w.json")
+    #expect(read.baseline?.url.relativePath == "night-1" && read.waivers?.url.path == "/tmp/w.json")
     #expect(read.explain == explain)
     // Run options after the mode are refused: a worker's run is its setup line.
     let refused = try Executable.run(["__worker", "--locales", "en_US"])

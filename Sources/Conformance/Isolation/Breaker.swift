@@ -26,7 +26,7 @@ struct Breaker: Sendable {
     var calendar: String?
     var zone: String?
 
-    /// As reports name it: `check · calendar`.
+    /// As reports name it: `check · calendar` (`· zone` for an executor's).
     var description: String { ([check] + [calendar, zone].compactMap { $0 }).joined(separator: " · ") }
   }
 
@@ -131,20 +131,24 @@ struct Breaker: Sendable {
 
   /// The trip that covers `group` in `zone`: the group's, or that zone's.
   func trip(_ group: Group, zone: String? = nil) -> Trip? {
-    tripped[Place(group: group, zone: nil)] ?? zone.flatMap { tripped[Place(group: group, zone: $0)] }
+    covering(group, zone: zone).flatMap { tripped[$0] }
+  }
+
+  /// Where the trip that covers `group` in `zone` holds: the group, or that zone.
+  private func covering(_ group: Group, zone: String?) -> Place? {
+    let whole = Place(group: group, zone: nil)
+    if tripped[whole] != nil { return whole }
+    return zone.map { Place(group: group, zone: $0) }.flatMap { tripped[$0] == nil ? nil : $0 }
   }
 
   /// Counts cases of `group` in `zone` reported not run, in the trip that covers them now:
   /// a zone's trip that the whole group's took over since (its cases were queued first)
   /// counts in the group's, or they were lost from `run.isolation`.
   mutating func notRun(_ group: Group, zone: String? = nil, count: Int) {
-    let whole = Place(group: group, zone: nil)
-    if tripped[whole] != nil {
-      tripped[whole]?.notRun += count
-    } else if let zone, tripped[Place(group: group, zone: zone)] != nil {
-      tripped[Place(group: group, zone: zone)]?.notRun += count
-    }
+    guard let place = covering(group, zone: zone) else { return }
+    tripped[place]?.notRun += count
   }
+
 
   /// Whether the next question of `group` must go alone: a signature of its check tripped
   /// elsewhere, and none of its questions has faulted, been stopped or gone alone yet (if it

@@ -29,11 +29,11 @@ public enum Worker {
     }
     let run = setup.run
     let subject = try run.subjectCommand.map { command throws(InputError) in
-      try Subject.executor(command: command, log: run.subjectLog, truncating: false)
+      try Subject.executor(command: command, log: run.subjectLog?.url, truncating: false)
     } ?? .pickerLogic
     let checks = try ConformanceRun.selectChecks(run.checks)
-    let waivers = try run.waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
-    let baseline = try run.baseline.map { url throws(InputError) in try Baseline.load(url) }
+    let waivers = try run.waivers.map { file throws(InputError) in try WaiverFile.load(file.url) } ?? []
+    let baseline = try run.baseline.map { file throws(InputError) in try Baseline.load(file.url) }
     let corpus = try Corpus.load(run.request, eagerTables: false, setup: setup)
     let versions = try RunVersions.current()
     let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)

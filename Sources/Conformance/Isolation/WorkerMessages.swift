@@ -22,31 +22,22 @@ public struct WorkerSetup: Codable, Sendable {
     /// Check ids; empty means all.
     var checks: [String]
     var recordAll: Bool
-    private var waiverFile: FilePath?
-    private var baselineFile: FilePath?
+    var waivers: FilePath?
+    var baseline: FilePath?
     var subjectCommand: String?
-    private var subjectLogFile: FilePath?
+    var subjectLog: FilePath?
     /// The run's explain command, which each case line carries.
     var explain: ExplainCommand
-
-    var waivers: URL? { waiverFile?.url }
-    var baseline: URL? { baselineFile?.url }
-    var subjectLog: URL? { subjectLogFile?.url }
 
     init(_ options: RunOptions, explain: ExplainCommand) {
       request = options.request
       checks = options.checks
       recordAll = options.record == .all
-      waiverFile = options.waivers.map(FilePath.init)
-      baselineFile = options.baseline.map(FilePath.init)
+      waivers = options.waivers.map(FilePath.init)
+      baseline = options.baseline.map(FilePath.init)
       subjectCommand = options.subjectCommand
-      subjectLogFile = options.subjectLog.map(FilePath.init)
+      subjectLog = options.subjectLog.map(FilePath.init)
       self.explain = explain
-    }
-
-    enum CodingKeys: String, CodingKey {
-      case request, checks, recordAll, waiverFile = "waivers", baselineFile = "baseline"
-      case subjectCommand, subjectLogFile = "subjectLog", explain
     }
   }
 
