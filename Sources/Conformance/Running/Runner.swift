@@ -28,46 +28,30 @@ public struct Runner: Sendable {
   /// Evaluates every step; `handler` sees a stepEnded event per step in plan order, on the
   /// calling thread.
   ///
-  /// Workers take steps in order and may run ahead of delivery by a bounded number of
-  /// cases, so the results held in memory stay bounded while delivery (reports, logs)
-  /// overlaps with evaluation.
+  /// Each thread takes steps from a `StepScheduler`, which may hand them out a bounded
+  /// number of cases ahead of delivery, so the results held in memory stay bounded while
+  /// delivery (reports, logs) overlaps with evaluation.
   public func run(_ handler: EventHandler) {
-    let steps = plan.steps
-    let checks = plan.checks
-    let pipeline = StepPipeline(caseCounts: steps.map(\.caseCount), maxAhead: Self.maxCasesAhead)
-    let token = Interruption.register { pipeline.cancel() }
-    defer { Interruption.unregister(token) }
-    let corpus = self.corpus
-    let subject = self.subject
-    let recordAll = self.recordAll
+    let scheduler = StepScheduler(plan: plan, window: .init(cases: Self.maxCasesAhead))
+    let (corpus, subject, recordAll, triage, review) = (corpus, subject, recordAll, triage, review)
     let zoneClasses = corpus.zoneClasses
-    let triage = self.triage
-    let review = self.review
-    let finished = DispatchGroup()
-    for _ in 0..<workers {
-      finished.enter()
-      let thread = Thread {
-        let (context, triageContext) = EvaluationContext.worker(corpus: corpus, subject: subject,
-                                                                triage: triage,
-                                                                recordsValues: recordAll)
-        while let index = pipeline.claim() {
-          let step = steps[index]
-          pipeline.complete(index, Self.evaluate(step, check: checks[step.checkIndex],
-                                                 context: context, triage: triageContext,
-                                                 review: review, zoneClasses: zoneClasses,
-                                                 recordAll: recordAll))
-        }
-        context.executor?.close()
-        finished.leave()
+    let failure = scheduler.run(slots: workers, serve: { _ in
+      let (context, triageContext) = EvaluationContext.worker(corpus: corpus, subject: subject,
+                                                              triage: triage,
+                                                              recordsValues: recordAll)
+      while let work = scheduler.next() {
+        // A thread reports no faults (a trap ends the process), so no group ever trips.
+        guard case .run(let job) = work else { preconditionFailure("\(work) in an in-process run") }
+        let step = scheduler.step(job.step)
+        scheduler.answered(job, Self.evaluate(step, check: scheduler.plan.checks[step.checkIndex],
+                                              context: context, triage: triageContext,
+                                              review: review, zoneClasses: zoneClasses,
+                                              recordAll: recordAll, positions: job.positions))
+        scheduler.finished(job)
       }
-      thread.stackSize = 8 << 20
-      thread.start()
-    }
-    for index in steps.indices {
-      guard let record = pipeline.take(index) else { break }
-      handler(Event(.stepEnded(record)))
-    }
-    finished.wait()
+      context.executor?.close()
+    }, handler)
+    precondition(failure == nil, "an in-process run abandoned: \(failure!)")
   }
 
   /// How many cases workers may hold ahead of delivery: a few tens of megabytes of results.
@@ -284,63 +268,5 @@ extension Duration {
   /// The duration in seconds, as a `Double`.
   var seconds: Double {
     Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-}
-
-/// Hands step indices to workers in order and their results to the delivering thread in
-/// order; workers wait while the steps claimed and not yet delivered hold `maxAhead` cases
-/// (one step is always let through, however large).
-final class StepPipeline: Sendable {
-  private struct State: Sendable {
-    var nextClaim = 0
-    var delivered = 0
-    /// Cases in steps claimed and not yet delivered.
-    var casesAhead = 0
-    var results: [Int: StepRecord] = [:]
-    var cancelled = false
-  }
-
-  private let state = Monitor(State())
-  private let caseCounts: [Int]
-  private let maxAhead: Int
-
-  init(caseCounts: [Int], maxAhead: Int) {
-    self.caseCounts = caseCounts
-    self.maxAhead = max(1, maxAhead)
-  }
-
-  /// The next step to evaluate, or `nil` when every step has been claimed.
-  func claim() -> Int? {
-    let (counts, maxAhead) = (caseCounts, maxAhead)
-    return state.wait(until: { state in
-      state.cancelled || state.nextClaim >= counts.count || state.nextClaim <= state.delivered
-        || state.casesAhead + counts[state.nextClaim] <= maxAhead
-    }, then: { state in
-      guard !state.cancelled, state.nextClaim < counts.count else { return nil }
-      state.casesAhead += counts[state.nextClaim]
-      state.nextClaim += 1
-      return state.nextClaim - 1
-    })
-  }
-
-  func complete(_ index: Int, _ outcome: StepRecord) {
-    state.update { $0.results[index] = outcome }
-  }
-
-  /// Waits for step `index` (the next one to deliver) and removes its results; `nil` once
-  /// the run is cancelled.
-  func take(_ index: Int) -> StepRecord? {
-    let counts = caseCounts
-    return state.wait(until: { $0.results[index] != nil || $0.cancelled }, then: { state in
-      guard !state.cancelled else { return nil }
-      state.delivered = index + 1
-      state.casesAhead -= counts[index]
-      return state.results.removeValue(forKey: index)
-    })
-  }
-
-  /// Stops handing out steps and wakes everyone waiting.
-  func cancel() {
-    state.update { $0.cancelled = true }
   }
 }
