@@ -19,7 +19,7 @@ enum Command {
   /// `costs <results-dir>`: fit the step cost model shards are balanced by.
   case costs(results: URL, corpora: URL)
   /// `executor`: the executor protocol answered with PickerLogic (with faults on purpose).
-  case executor(misbehaviours: [ExecutorServer.Misbehaviour])
+  case executor(misbehaviours: [ExecutorServer.Misbehaviour], slowReads: URL?)
   /// `--help`, `help` or `help <subcommand>`: the whole help, or one subcommand's.
   case help(topic: String?)
   case version
@@ -83,14 +83,16 @@ struct CommandLineParser {
   func parseExecutor(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
     var remaining = arguments
     var misbehaviours: [ExecutorServer.Misbehaviour] = []
+    var slowReads: URL?
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "executor")
       case "--misbehave": misbehaviours.append(try ExecutorServer.Misbehaviour(try value(argument, &remaining)))
+      case "--slow-reads": slowReads = URL(fileURLWithPath: try value(argument, &remaining))
       default: throw unknownOption(argument, for: "executor")
       }
     }
-    return .executor(misbehaviours: misbehaviours)
+    return .executor(misbehaviours: misbehaviours, slowReads: slowReads)
   }
 
   func parseBench(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

@@ -12,7 +12,7 @@ enum Help {
            conformance compare <before-dir> <after-dir> [--show <n>]
            conformance schema case-record
            conformance self-test [--jobs <n>] [--mutants <name>,...]
-           conformance executor [--misbehave <spec>]
+           conformance executor [--misbehave <spec>] [--slow-reads <file>]
            conformance costs <results-dir> [--corpora <dir>]
            conformance help [<subcommand>]
     """
@@ -50,7 +50,7 @@ enum Help {
     case "compare"?: ["--show", "--help"]
     case "schema"?: ["--help"]
     case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
-    case "executor"?: ["--misbehave", "--help"]
+    case "executor"?: ["--misbehave", "--slow-reads", "--help"]
     case "costs"?: ["--corpora", "--help"]
     default:
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
@@ -206,7 +206,7 @@ enum Help {
     stdout with the seeds' logic, PickerLogic: what --subject exec: expects of a process in
     any language. A sweep through it reads as an in-process one.
 
-    USAGE: conformance executor [--misbehave <kind>:<function>[:<text>]]...
+    USAGE: conformance executor [--misbehave <kind>:<function>[:<text>]]... [--slow-reads <file>]
 
     OPTIONS:
       --misbehave <spec>      for tests: misbehave on the questions to <function> whose line
@@ -215,6 +215,9 @@ enum Help {
                               reports), invalid-utf8, off-by-one (an integer answer one
                               too many: a wrong value, not a fault), slow (the right
                               answer, 0.25 s late)
+      --slow-reads <file>     at the end, append to <file> how many questions its fast
+                              reader left to JSONDecoder (bench sums them); without it,
+                              any are counted on stderr
       -h, --help              Show help information.
     """
 

@@ -172,6 +172,10 @@ struct QuestionReadingTests {
     #"{"id":9,"function":"paging","month":0,"offset":1.5}"#,
     #"{"id":10,"function":"days","month":0,"calendar":{"identifier":"gregorian","timeZone":"UTC","firstWeekday":1,"locale":""}}"#,
     #"{"id":11,"function":"disclosure","kind":"dates","start":0,"actions":[{"action":"tap"},{"action":"select","date":86400}],"locale":"en_US"}"#,
+    #"{"id":11,"function":"disclosure","actions":[{"action":"select","date":"x"}]}"#,
+    #"{"id":11,"function":"disclosure","actions":[{"date":1}]}"#,
+    #"{"id":11,"function":"disclosure","actions":[{"action":"tap","date":null,"x":[]}, 1]}"#,
+    #"{"id":11,"function":"disclosure","actions":{"action":"tap"}}"#,
     #"{"id":12,"function":"role","day":0,"selection":{"start":"x"}}"#,
     #"{"id":13,"function":"closes""#,
   ])
@@ -185,15 +189,73 @@ struct QuestionReadingTests {
     for line in [
       #"{"id":1,"function":"leadingBlanks","month":1541300400,"calendar":{"identifier":"gregorian","timeZone":"America/Sao_Paulo","firstWeekday":1,"minimumDaysInFirstWeek":1,"locale":""}}"#,
       #"{"id":2,"function":"role","day":-86400.5,"selection":{"start":0,"end":null},"calendar":{"identifier":"hebrew","timeZone":"UTC","firstWeekday":2,"minimumDaysInFirstWeek":4,"locale":"he_IL"}}"#,
+      disclosureQuestion,
     ] {
       let (decoded, fast) = Self.both(line)
       #expect(fast != nil && fast == decoded, "\(line)")
     }
+    // By hand: a tap, then a pick of 1970-01-02 00:00 UTC.
+    #expect(Self.both(disclosureQuestion).fast?.actions
+      == [.init(action: "tap", date: nil), .init(action: "select", date: 86400)])
     // By hand: the second's selection has a start and no end, its day is half a second past
     // 1969-12-30 00:00 UTC.
     let role = Self.both(#"{"id":2,"function":"role","day":-86400.5,"selection":{"start":0,"end":null},"calendar":{"identifier":"hebrew","timeZone":"UTC","firstWeekday":2,"minimumDaysInFirstWeek":4,"locale":"he_IL"}}"#).fast
     #expect(role?.day == -86400.5 && role?.selection == ExecutorServer.SelectionFields(start: 0, end: nil))
     #expect(role?.calendar?.minimumDaysInFirstWeek == 4 && role?.calendar?.locale == "he_IL")
+  }
+}
+
+/// A disclosure question as the harness's client writes it (`ExecutorWire`).
+let disclosureQuestion: String = {
+  var question = ExecutorWire.Writer(function: "disclosure")
+  question.string("kind", "dates")
+  question.instant("start", Date(timeIntervalSince1970: 0))
+  question.raw("actions", ExecutorWire.actions([.tap, .select(Date(timeIntervalSince1970: 86400))]))
+  question.raw("calendar", ExecutorWire.calendar(Calendar(identifier: .gregorian)))
+  question.string("locale", "en_US")
+  return "{\"id\":11," + question.object.dropFirst()
+}()
+
+@Suite("The reference executor says what its fast reader left to JSONDecoder")
+struct ExecutorSlowReadTests {
+  /// A question the fast reader reads, and two it leaves to JSONDecoder: a string where an
+  /// instant goes, a fraction where an integer goes.
+  static let lines = [
+    #"{"id":1,"function":"leadingBlanks","month":1541300400,"calendar":{"identifier":"gregorian","timeZone":"America/Sao_Paulo","firstWeekday":1,"minimumDaysInFirstWeek":1,"locale":""}}"#,
+    #"{"id":7,"function":"closes","old":"1","new":2}"#,
+    #"{"id":9,"function":"paging","month":0,"offset":1.5}"#,
+  ]
+
+  /// `conformance executor` with `arguments`, fed `lines` on stdin: its stdout and stderr.
+  func serve(_ arguments: [String]) throws -> (out: String, error: String) {
+    let process = Process()
+    process.executableURL = Executable.url
+    process.arguments = ["executor"] + arguments
+    let (input, out, error) = Spawn.serially { (Pipe(), Pipe(), Pipe()) }
+    (process.standardInput, process.standardOutput, process.standardError) = (input, out, error)
+    try Spawn.serially { try process.run() }
+    input.fileHandleForWriting.write(Data((Self.lines.joined(separator: "\n") + "\n").utf8))
+    try input.fileHandleForWriting.close()
+    let text = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    return (String(decoding: text, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+  }
+
+  @Test("--slow-reads appends each run's count; without it, stderr says it")
+  func counted() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("slow-reads-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let first = try serve(["--slow-reads", file.path])
+    // The first is answered: November 2018 begins on a Thursday, four blanks with Sunday
+    // first. The others are not questions JSONDecoder reads either (said on stderr).
+    #expect(first.out == #"{"id":1,"answer":4}"# + "\n", "\(first.out)")
+    #expect(!first.error.contains("left to JSONDecoder"), "\(first.error)")
+    _ = try serve(["--slow-reads", file.path])
+    #expect(try String(contentsOf: file, encoding: .utf8) == "2\n2\n")
+    let plain = try serve([])
+    #expect(plain.error.contains("conformance executor: 2 questions left to JSONDecoder"), "\(plain.error)")
   }
 }
 

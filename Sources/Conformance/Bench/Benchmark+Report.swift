@@ -50,6 +50,9 @@ extension Benchmark.Report {
                          + "\(WorkerLimits.number(limit)) × in-process, same exit", String(
             format: "%.1f s / %.1f s = %.2f ×, exit %d", storm.wall, alone.wall, ratio, storm.status),
             ratio <= limit && storm.status == alone.status))
+          let declined = storm.slowReads.values.reduce(0, +)
+          rows.append(("\(storm.name): every answer and question read by its fast reader (issue 33)",
+                       "\(Benchmark.described(storm.slowReads)) left to JSONDecoder", declined == 0))
           continue
         }
         guard storm.selection == clean.selection else { continue }
@@ -130,12 +133,7 @@ extension Benchmark.Report {
         ("oracleDirectCPUSeconds", .double(sampleOracle.direct)),
       ])),
       ("peakResidentMB", .double(peakMB)),
-      ("storms", .array(storms.map {
-        .object([("name", .string($0.name)), ("fault", $0.fault.map { .string($0) } ?? .null),
-                 ("wallSeconds", .double($0.wall)), ("exitStatus", .int(Int($0.status))),
-                 ("errored", .int($0.errored)), ("notRun", .int($0.notRun)),
-                 ("executor", .bool($0.executor)), ("selection", .string($0.selection))])
-      })),
+      ("storms", .array(storms.map(\.json))),
       ("ratios", .object([
         ("cpuOverSubjectOnly", .double(overhead)), ("wallOverCPU", .double(parallelism)),
         ("directOverTables", .double(directOverTables)),
@@ -202,5 +200,17 @@ extension Benchmark.Pair {
       (kind == .holes ? "growth" : "share", .double(cost)),
       ("target", .object([("target", .string(row.name)), ("value", .string(row.value)), ("met", .bool(row.met))])),
     ])
+  }
+}
+
+extension Benchmark.StormRun {
+  /// As the bench's JSON report lists it.
+  var json: JSONValue {
+    let slowReads: [(String, JSONValue)] = self.slowReads.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
+    return .object([("name", .string(name)), ("fault", fault.map { .string($0) } ?? .null),
+                    ("wallSeconds", .double(wall)), ("exitStatus", .int(Int(status))),
+                    ("errored", .int(errored)), ("notRun", .int(notRun)),
+                    ("executor", .bool(executor)), ("selection", .string(selection)),
+                    ("slowReads", .object(slowReads))])
   }
 }

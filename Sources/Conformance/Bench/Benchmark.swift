@@ -32,6 +32,10 @@ public enum Benchmark {
     /// The selection: the core corpus, or `small` (3 zones, 3 calendars, 4 locales, 11
     /// years, where starting the executors weighs most).
     public var selection = "core"
+    /// Records the run read with `JSONDecoder` because a fast reader declined them
+    /// (`SlowReads`, as `results.json` has them), and for an executor's run the questions its
+    /// reference executors left to it (`executorQuestion`, from `--slow-reads`).
+    public var slowReads: [String: Int] = [:]
   }
 
   /// Issue 31's small selection for the executor's row.
@@ -242,10 +246,17 @@ public enum Benchmark {
     // The same core run with the subject answered through the executor protocol by this
     // executable's reference executor (PickerLogic): what the protocol itself costs.
     let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    // Each of the run's executors appends how many questions it left to JSONDecoder.
+    func executorCommand(_ name: String) -> (String, URL) {
+      let file = scratch.appendingPathComponent("\(name)-slow-reads.txt")
+      return ("exec:'\(me)' executor --slow-reads '\(file.path)'", file)
+    }
+    let (command, slowReads) = executorCommand("executor")
     var executor = try storm("executor", fault: nil, corporaDirectory: corporaDirectory, jobs: jobs,
                              out: scratch.appendingPathComponent("executor"),
-                             extra: ["--subject", "exec:'\(me)' executor", "--waivers",
-                                     corporaDirectory.appendingPathComponent(Corpus.Files.waivers).path])
+                             extra: ["--subject", command, "--waivers",
+                                     corporaDirectory.appendingPathComponent(Corpus.Files.waivers).path],
+                             executorSlowReads: slowReads)
     executor.executor = true
     storms.append(executor)
     log(String(format: "executor (exec:conformance executor): %.1f s, exit %d, %d errored", executor.wall,
@@ -254,9 +265,11 @@ public enum Benchmark {
     var smallClean = try storm("small", fault: nil, corporaDirectory: corporaDirectory, jobs: jobs,
                                out: scratch.appendingPathComponent("small"), extra: smallSelection + waiverArguments)
     smallClean.selection = "small"
+    let (smallCommand, smallSlowReads) = executorCommand("small-executor")
     var smallExecutor = try storm("small executor", fault: nil, corporaDirectory: corporaDirectory, jobs: jobs,
                                   out: scratch.appendingPathComponent("small-executor"),
-                                  extra: smallSelection + waiverArguments + ["--subject", "exec:'\(me)' executor"])
+                                  extra: smallSelection + waiverArguments + ["--subject", smallCommand],
+                                  executorSlowReads: smallSlowReads)
     (smallExecutor.selection, smallExecutor.executor) = ("small", true)
     storms += [smallClean, smallExecutor]
     log(String(format: "small selection: %.1f s in-process, %.1f s through the executor", smallClean.wall,
@@ -345,8 +358,11 @@ public enum Benchmark {
 
   /// `conformance --out …` on the core corpus in a process of its own (worker processes, as
   /// a user runs it), with `CONFORMANCE_FAULT=fault`.
+  ///
+  /// - Parameter executorSlowReads: the file the run's executors append their slow reads
+  ///   to (`conformance executor --slow-reads`), summed as `executorQuestion`.
   static func storm(_ name: String, fault: String?, corporaDirectory: URL, jobs: Int, out: URL,
-                    extra: [String] = []) throws -> StormRun
+                    extra: [String] = [], executorSlowReads: URL? = nil) throws -> StormRun
   {
     var environment = ProcessInfo.processInfo.environment
     environment["CONFORMANCE_FAULT"] = fault
@@ -358,9 +374,19 @@ public enum Benchmark {
       throw HarnessError("bench: the \(name) run exited \(status)")
     }
     let record = try ResultsDirectory(out, role: "bench", as: RunRecord.self).record
-    return StormRun(name: name, fault: fault, wall: wall, status: status,
-                    errored: record.summary.errored,
-                    notRun: record.run.isolation?.trips.reduce(0) { $0 + $1.notRun } ?? 0)
+    var run = StormRun(name: name, fault: fault, wall: wall, status: status,
+                       errored: record.summary.errored,
+                       notRun: record.run.isolation?.trips.reduce(0) { $0 + $1.notRun } ?? 0)
+    run.slowReads = record.run.slowReads ?? [:]
+    if let executorSlowReads {
+      // One line per executor that ended; none written means none ended normally.
+      let lines = try String(contentsOf: executorSlowReads, encoding: .utf8).split(separator: "\n")
+      guard !lines.isEmpty, case let counts = lines.compactMap({ Int($0) }), counts.count == lines.count else {
+        throw HarnessError("bench: \(executorSlowReads.path) holds no count of each executor's slow reads")
+      }
+      run.slowReads["executorQuestion"] = counts.reduce(0, +)
+    }
+    return run
   }
 
   /// The subject-only loop's figures: totals and, per check, where the subject's time goes.

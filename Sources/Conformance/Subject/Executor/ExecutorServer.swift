@@ -55,6 +55,9 @@ public enum ExecutorServer {
   struct ActionFields: Decodable, Equatable {
     var action: String
     var date: Double?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case action, date }
+    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   /// A deliberate fault, for tests of what the harness makes of a misbehaving executor:
@@ -114,8 +117,14 @@ public enum ExecutorServer {
 
   /// Serves stdin until it closes. `subject` answers (the seeds' logic unless a test gives
   /// another); `misbehaviours` are faults on purpose, for tests.
-  public static func run(subject: Subject = .pickerLogic, misbehaviours: [Misbehaviour] = []) {
+  ///
+  /// The questions its fast reader left to `JSONDecoder` are not silent: at the end their
+  /// count is appended to `slowReads` as a line (`bench` sums them), or, without that file,
+  /// said on stderr when there were any.
+  public static func run(subject: Subject = .pickerLogic, misbehaviours: [Misbehaviour] = [],
+                         slowReads: URL? = nil) {
     var server = Server(subject: subject)
+    defer { report(slowReads: server.slowReads, to: slowReads) }
     server.misbehaviours = misbehaviours
     var input: [UInt8] = []
     var output: [UInt8] = []
@@ -152,12 +161,33 @@ public enum ExecutorServer {
     }
   }
 
+  /// Says how many questions were left to `JSONDecoder` (see `run`). One `write` of a short
+  /// line to a file opened for appending: executors of parallel workers do not interleave.
+  static func report(slowReads count: Int, to file: URL?) {
+    guard let file else {
+      if count > 0 {
+        FileHandle.standardError.write(Data("conformance executor: \(count) questions left to JSONDecoder\n".utf8))
+      }
+      return
+    }
+    let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    guard descriptor >= 0 else {
+      FileHandle.standardError.write(Data("conformance executor: cannot append to \(file.path): \(String(cString: strerror(errno)))\n".utf8))
+      return
+    }
+    let line = Array("\(count)\n".utf8)
+    _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
+    close(descriptor)
+  }
+
   struct Server {
     let subject: Subject
     var misbehaviours: [Misbehaviour] = []
     var calendars: [CalendarFields: Calendar] = [:]
     var locales: [String: Locale] = [:]
     let decoder = JSONDecoder()
+    /// Questions the fast reader was not sure of, read by `decoder` instead.
+    var slowReads = 0
 
     init(subject: Subject) { self.subject = subject }
 
@@ -165,8 +195,12 @@ public enum ExecutorServer {
     mutating func answer(_ line: ArraySlice<UInt8>) -> [UInt8]? {
       let question: Question
       do {
-        question = try line.withUnsafeBufferPointer(Question.init(members:))
-          ?? decoder.decode(Question.self, from: Data(line))
+        if let fast = line.withUnsafeBufferPointer(Question.init(members:)) {
+          question = fast
+        } else {
+          slowReads += 1
+          question = try decoder.decode(Question.self, from: Data(line))
+        }
       } catch {
         // No id to answer with: say so where a person looks.
         FileHandle.standardError.write(Data("conformance executor: not a question: \(error)\n".utf8))
@@ -356,8 +390,7 @@ extension ExecutorServer.Question {
   /// `JSONDecoder` was half of the reference executor's instructions (callgrind, 20,000
   /// questions of a core run), and the executor's CPU most of what the protocol cost.
   init?(members bytes: UnsafeBufferPointer<UInt8>) {
-    guard let object = JSONMembers(bytes, wanted: Self.members), let id = object.int(0), let function = object.string(1),
-      !object.has(18)  // actions: disclosure's, rare, left to JSONDecoder
+    guard let object = JSONMembers(bytes, wanted: Self.members), let id = object.int(0), let function = object.string(1)
     else { return nil }
     var sure = true
     func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? { object.optional(index, sure: &sure, read) }
@@ -388,7 +421,16 @@ extension ExecutorServer.Question {
       }
     }
     (kind, text, locale) = (optional(15, object.string), optional(16, object.string), optional(17, object.string))
-    actions = nil
+    actions = optional(18) { index in
+      object.text(index).flatMap { bytes in
+        JSONMembers.array(bytes) { element in
+          JSONMembers(element, wanted: ExecutorServer.ActionFields.members).flatMap { fields in
+            guard let action = fields.string(0), !fields.has(1) || fields.double(1) != nil else { return nil }
+            return ExecutorServer.ActionFields(action: action, date: fields.double(1))
+          }
+        }
+      }
+    }
     guard sure else { return nil }
   }
 }
