@@ -11,8 +11,16 @@ let package = Package(
   ],
   targets: [
     .target(name: "MyPicker"),
+    // The functions a sweep calls, shared by the test and the worker executable.
+    .target(name: "MyPickerConformance", dependencies: [
+      "MyPicker",
+      .product(name: "ConformanceKit", package: "CalendarConformance"),
+    ]),
+    // Serves an isolated sweep's worker processes: a trap costs its cases, not the test run.
+    .executableTarget(name: "MyPickerWorker", dependencies: ["MyPickerConformance"]),
     .testTarget(name: "MyPickerTests", dependencies: [
       "MyPicker",
+      "MyPickerConformance",
       .product(name: "ConformanceKit", package: "CalendarConformance"),
     ]),
   ]

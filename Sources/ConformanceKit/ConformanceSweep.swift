@@ -16,11 +16,16 @@ import Testing
 /// The defaults are the CLI's: the core corpus, every check, the shipped waivers
 /// (`Corpora/known-differences.json`: Foundation against libicu, which a subject on this
 /// Foundation meets too), reports in a temporary directory unless `options.out` is set.
-/// The subject runs on `options.jobs` threads, not in worker processes: a trap in it ends
-/// the process (the test run), as it would in your own tests.
+/// The subject runs on `options.jobs` threads unless `worker` is set: then in that many
+/// worker processes, so that a trap or a hang in it costs the cases it touches, not the test
+/// run (`ConformanceWorker`).
 public struct ConformanceSweep: Sendable {
   public var functions: SubjectFunctions
   public var options: RunOptions
+  /// The executable that serves this sweep's worker processes: one of yours whose main is
+  /// `ConformanceWorker.main` with the same functions. `nil` (the default): the functions
+  /// run on threads of this process, and a trap in them ends it.
+  public var worker: URL?
 
   /// This package's `Corpora/`, found from this file's path (as a dependency by path or as a
   /// checkout, its sources are on disk).
@@ -41,7 +46,25 @@ public struct ConformanceSweep: Sendable {
   /// - Throws: `InputError` for a bad selection (an unknown check, locale or zone),
   ///   `HarnessError` when the harness fails. Findings are the result, not errors.
   public func run() throws -> ConformanceRun.Result {
-    try ConformanceRun.run(options, subject: functions.subject)
+    var options = options
+    options.workerExecutable = worker
+    return try ConformanceRun.run(options, subject: functions.subject)
+  }
+
+  /// The executable product `name` of your package, built next to the test bundle running
+  /// this (`.build/debug/name`), for `worker`. `swift test` builds every product of the
+  /// package first.
+  ///
+  /// - Throws: `InputError` when there is none: it names where it looked.
+  public static func executable(named name: String) throws -> URL {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = directory.appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+    throw InputError("no executable '\(name)' next to \(CommandLine.arguments[0]) or up to 4 directories "
+      + "above it: is it a product of this package (swift build builds it)?")
   }
 
   /// Runs the sweep from a Swift Testing test and records one issue per failure cluster the

@@ -536,4 +536,29 @@ struct WorkerSetupTests {
     #expect(refused.status == 2)
     #expect(refused.error.contains("__worker takes no arguments"), "\(refused.error)")
   }
+
+  @Test("conformance's worker refuses a run of a team's own functions: only their executable has them")
+  func ownSubjectNeedsItsWorker() throws {
+    var request = CorpusRequest(corporaDirectory: corpora)
+    (request.locales, request.calendars, request.zones) = (.list(["en_US"]), .list(["gregorian"]), .list(["UTC"]))
+    let corpus = try Corpus.load(request)
+    var options = RunOptions(request: request, out: URL(fileURLWithPath: "/tmp/out"))
+    options.checks = ["weekday-symbols"]
+    var run = WorkerSetup.Run(options, explain: ExplainCommand())
+    run.subject = "MyPicker"
+    let line = RecordCoding.line(WorkerSetup(run: run, corpus: corpus), encoder: RecordCoding.lineEncoder())
+    let process = Process()
+    process.executableURL = Executable.url
+    process.arguments = ["__worker"]
+    let (input, out, error) = Spawn.serially { (Pipe(), Pipe(), Pipe()) }
+    (process.standardInput, process.standardOutput, process.standardError) = (input, out, error)
+    try Spawn.serially { try process.run() }
+    input.fileHandleForWriting.write(line + Data("\n".utf8))
+    try input.fileHandleForWriting.close()
+    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    _ = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 3)
+    #expect(said.contains("the run sweeps MyPicker, a subject of its own: its workers are the executable that serves it"), "\(said)")
+  }
 }

@@ -17,7 +17,13 @@ import Synchronization
 /// answers `hung` first; the slot file (`CONFORMANCE_WORKER_SLOT`) names the case a death
 /// came from (`CaseWatch`).
 public enum Worker {
-  public static func run() throws {
+  /// Serves a run's requests (see above).
+  ///
+  /// - Parameter serving: a team's own subject (`ConformanceWorker.main`, in an executable
+  ///   of the team's), for a sweep of that subject; `nil`: `conformance __worker`, which
+  ///   serves the seeds' logic or an executor.
+  /// - Throws: `HarnessError` when the run is not one this worker serves.
+  public static func run(serving own: Subject? = nil) throws {
     // The parent's first line says what the run is and what the worker needs of the
     // corpus's zones.
     guard let first = readLine() else { return }
@@ -28,9 +34,21 @@ public enum Worker {
       throw HarnessError("worker: the setup line is malformed: \(error)")
     }
     let run = setup.run
-    let subject = try run.subjectCommand.map { command throws(InputError) in
-      try Subject.executor(command: command, log: run.subjectLog?.url, truncating: false)
-    } ?? .pickerLogic
+    let subject: Subject
+    switch (own, run.subject) {
+    case (let own?, let name) where run.subjectCommand == nil && name == own.name:
+      subject = own
+    case (let own?, let name):
+      throw HarnessError("worker: this executable serves \(own.name); the run sweeps "
+        + (run.subjectCommand.map { "exec:\($0)" } ?? name ?? Subject.pickerLogic.name))
+    case (nil, let name?):
+      throw HarnessError("worker: the run sweeps \(name), a subject of its own: its workers are "
+        + "the executable that serves it (ConformanceWorker.main), not conformance")
+    case (nil, nil):
+      subject = try run.subjectCommand.map { command throws(InputError) in
+        try Subject.executor(command: command, log: run.subjectLog?.url, truncating: false)
+      } ?? .pickerLogic
+    }
     let checks = try ConformanceRun.selectChecks(run.checks)
     let waivers = try run.waivers.map { file throws(InputError) in try WaiverFile.load(file.url) } ?? []
     let baseline = try run.baseline.map { file throws(InputError) in try Baseline.load(file.url) }

@@ -26,6 +26,10 @@ public struct WorkerSetup: Codable, Sendable {
     var baseline: FilePath?
     var subjectCommand: String?
     var subjectLog: FilePath?
+    /// The subject's name, when it is neither the seeds' logic nor an executor's: a team's
+    /// own functions, which only the executable that serves them as a worker has
+    /// (`Worker.run(serving:)`), and which it checks it serves.
+    var subject: String?
     /// The run's explain command, which each case line carries.
     var explain: ExplainCommand
 

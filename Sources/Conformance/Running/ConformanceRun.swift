@@ -221,11 +221,14 @@ public enum ConformanceRun {
     handler(Event(.runStarted(info)))
     let clock = ContinuousClock.now
     if let executable = options.workerExecutable {
+      var run = WorkerSetup.Run(options, explain: explain)
+      if subject.isOwn { run.subject = subject.name }
       recorder.completeIsolation(try IsolatedRunner(
         plan: plan, executable: executable, workers: options.jobs,
-        // The model timed the built-in subject: an executor's cases keep the ceiling.
-        limits: try .fromEnvironment(costs: options.subjectCommand == nil ? costs : .uniform),
-        setup: WorkerSetup(run: WorkerSetup.Run(options, explain: explain), corpus: corpus), review: review,
+        // The model timed the built-in subject: an executor's cases, and a team's own
+        // subject's, keep the ceiling.
+        limits: try .fromEnvironment(costs: options.subjectCommand == nil && !subject.isOwn ? costs : .uniform),
+        setup: WorkerSetup(run: run, corpus: corpus), review: review,
         explain: explain
       ).run(handler))
     } else {

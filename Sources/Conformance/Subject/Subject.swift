@@ -62,6 +62,10 @@ public struct Subject: Sendable {
   /// The executor that answers this subject's calls (`--subject exec:`), or `nil` for a
   /// subject of Swift functions. Each worker starts its own (`EvaluationContext.worker`).
   var executor: ExecutorSpec?
+  /// Whether these are a team's own functions (`SubjectFunctions`): only an executable of
+  /// theirs serves them as a worker (`Worker.run(serving:)`), and the cost model never
+  /// timed them.
+  var isOwn = false
 
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
   public static let pickerLogic = Subject(

@@ -38,6 +38,7 @@ public struct SubjectFunctions: Sendable {
     var subject = Subject.pickerLogic
     subject.name = name
     subject.missing = []
+    subject.isOwn = true
     func take<F>(_ given: F?, _ function: Subject.Function, _ standIn: F) -> F {
       if let given { return given }
       subject.missing.insert(function)

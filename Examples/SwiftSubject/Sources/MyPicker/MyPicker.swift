@@ -8,4 +8,14 @@ public enum MyPicker {
     guard let first = calendar.dateInterval(of: .month, for: date)?.start else { return 0 }
     return calendar.component(.weekday, from: first) - 1
   }
+
+  /// The grid's column headers from the first weekday on, with a second deliberate defect:
+  /// the table of rotations forgot Saturday, so it traps (index out of range) wherever weeks
+  /// start on Saturday.
+  public static func weekdaySymbols(calendar: Calendar) -> [String] {
+    let rotations = [0, 1, 2, 3, 4, 5]  // Sunday first … Friday first
+    let offset = rotations[calendar.firstWeekday - 1]
+    let symbols = calendar.veryShortStandaloneWeekdaySymbols
+    return Array(symbols[offset...] + symbols[..<offset])
+  }
 }

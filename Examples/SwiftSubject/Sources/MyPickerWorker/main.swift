@@ -1,0 +1,4 @@
+import ConformanceKit
+import MyPickerConformance
+
+ConformanceWorker.main(MyPickerConformance.functions)
