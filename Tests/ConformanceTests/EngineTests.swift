@@ -11,7 +11,7 @@ struct EngineTests {
     let corpus = try smallCorpus(zones: ["UTC"])
     var mutant = Subject.pickerLogic
     mutant.name = "blanks ignore firstWeekday"
-    mutant.leadingBlanks = { month, calendar in
+    mutant.leadingBlanks = .init { month, calendar in
       guard let first = calendar.dateInterval(of: .month, for: month)?.start else { return 0 }
       return calendar.component(.weekday, from: first) - 1
     }
@@ -27,7 +27,7 @@ struct EngineTests {
   func symbolsNotRotated() throws {
     let corpus = try smallCorpus(calendars: ["gregorian"])
     var mutant = Subject.pickerLogic
-    mutant.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols }
+    mutant.weekdaySymbols = .init { $0.veryShortStandaloneWeekdaySymbols }
     let tally = sweep(corpus, checks: ["weekday-symbols"], subject: mutant)
     let failing = Set(tally.problems.map(\.id.description))
     // en_US's own first day is Sunday (1): own and 1 pass; every other setting is rotated.
@@ -42,7 +42,7 @@ struct EngineTests {
   func closesBy24Hours() throws {
     let corpus = try smallCorpus(calendars: ["gregorian"], zones: ["Asia/Tehran"], years: 2021...2021)
     var mutant = Subject.pickerLogic
-    mutant.closes = { old, new, _ in abs(new.timeIntervalSince(old)) >= 86_400 }
+    mutant.closes = .init { old, new, _ in abs(new.timeIntervalSince(old)) >= 86_400 }
     let tally = sweep(corpus, checks: ["same-day-closing"], subject: mutant)
     #expect(tally.totals.failed > 0)
   }
@@ -51,7 +51,7 @@ struct EngineTests {
   func roleWithoutStartOfDay() throws {
     let corpus = try smallCorpus(calendars: ["gregorian"], zones: ["UTC"], years: 2021...2021)
     var mutant = Subject.pickerLogic
-    mutant.role = { day, selection, _ in
+    mutant.role = .init { day, selection, _ in
       guard let start = selection.start else { return .outside }
       guard let end = selection.end, end != start else { return day == start ? .single : .outside }
       if day == min(start, end) { return .start }

@@ -593,3 +593,24 @@ struct SubjectDiagnosisTests {
     #expect(WeekdaySymbolsCheck.rotation(of: headers, from: ["X", "Y", "Z", "A", "B", "C", "D"], preferring: 1) == nil)
   }
 }
+
+@Suite("One list of the subject's functions")
+struct SubjectFunctionListTests {
+  @Test("every function once, in Function's order (entry(_:) looks them up by it)")
+  func everyFunctionOnce() {
+    #expect(Subject.functions.map(\.function) == Subject.Function.allCases)
+  }
+
+  @Test("a team that gives no function has every one missing; the hook sees each function it is given")
+  func derived() throws {
+    #expect(SubjectFunctions(name: "none").subject.missing == Set(Subject.Function.allCases))
+    var mine = SubjectFunctions(name: "two")
+    mine.nights = { _, _, _ in 3 }
+    mine.clampedReturn = { comeback, _ in comeback }
+    let subject = mine.subject
+    #expect(subject.missing == Set(Subject.Function.allCases).subtracting([.nights, .clampedReturn]))
+    let (start, end) = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 86_400))
+    #expect(subject.nights(start, end, Calendar(identifier: .gregorian)) == 3)
+    #expect(subject.clampedReturn(end, start) == end)
+  }
+}

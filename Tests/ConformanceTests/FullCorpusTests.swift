@@ -73,20 +73,20 @@ struct FullCorpusTests {
     switch name {
     case "days-by-seconds":
       check = "month-days"
-      mutant.days = { month, calendar in
+      mutant.days = .init { month, calendar in
         guard let interval = calendar.dateInterval(of: .month, for: month) else { return [] }
         let count = calendar.range(of: .day, in: .month, for: month)?.count ?? 0
         return (0..<count).map { interval.start.addingTimeInterval(Double($0) * 86_400) }
       }
     case "nights-by-seconds":
       check = "stay-nights"
-      mutant.nights = { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
+      mutant.nights = .init { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
     case "paging-by-30-days":
       check = "month-paging"
-      mutant.paging = { month, offset, _ in month.addingTimeInterval(Double(offset) * 30 * 86_400) }
+      mutant.paging = .init { month, offset, _ in month.addingTimeInterval(Double(offset) * 30 * 86_400) }
     default:
       check = "date-text"
-      mutant.text = { kind, date, calendar, locale in
+      mutant.text = .init { kind, date, calendar, locale in
         guard kind == .field else { return Subject.pickerLogic.text(kind, date, calendar, locale) }
         return DateTexts.fieldText(date, calendar: calendar, locale: locale, pattern: "YYYY-MM-dd")
       }
@@ -153,7 +153,7 @@ struct TriageTests {
                                  zones: [try #require(id.zone)], years: year...year)
     let calls = Mutex(0)
     var subject = Subject.pickerLogic
-    subject.closes = { old, new, calendar in
+    subject.closes = .init { old, new, calendar in
       calls.withLock { $0 += 1 }
       return Subject.pickerLogic.closes(old, new, calendar)
     }

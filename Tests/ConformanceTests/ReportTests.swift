@@ -118,8 +118,8 @@ struct ReportBoundsTests {
                                  calendars: ["gregorian", "persian", "hebrew"], zones: ["UTC", "Asia/Tehran"],
                                  years: 2000...2024)
     var mutant = Subject.pickerLogic
-    mutant.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols + ["\u{202F}"] }
-    mutant.leadingBlanks = { _, _ in 0 }
+    mutant.weekdaySymbols = .init { $0.veryShortStandaloneWeekdaySymbols + ["\u{202F}"] }
+    mutant.leadingBlanks = .init { _, _ in 0 }
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all.filter {
       ["weekday-symbols", "leading-blanks"].contains($0.id)
     })

@@ -29,7 +29,7 @@ struct ReviewTests {
   /// Blanks that ignore the first weekday for the given settings, off by one for `offByOne`.
   func blanks(ignoring weekdays: Set<Int>, offByOne: Set<Int> = []) -> Subject {
     var subject = Subject.pickerLogic
-    subject.leadingBlanks = { month, calendar in
+    subject.leadingBlanks = .init { month, calendar in
       let right = Subject.pickerLogic.leadingBlanks(month, calendar)
       if offByOne.contains(calendar.firstWeekday) { return (right + 1) % 7 }
       guard weekdays.contains(calendar.firstWeekday),
@@ -63,7 +63,7 @@ struct ReviewTests {
     var now = options(out: second, zones: ["UTC"], years: 2021...2022)
     now.baseline = first.appendingPathComponent("results.json")
     var subject = blanks(ignoring: [2, 3], offByOne: [4])
-    subject.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols }
+    subject.weekdaySymbols = .init { $0.veryShortStandaloneWeekdaySymbols }
     let result = try ConformanceRun.run(now, subject: subject)
     #expect(result.status == .unexpected)
 
@@ -606,7 +606,7 @@ struct ExplainTests {
   /// (CLDR: S M T W T F S) where a Monday start wants M T W T F S S.
   var unrotated: Subject {
     var subject = Subject.pickerLogic
-    subject.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols }
+    subject.weekdaySymbols = .init { $0.veryShortStandaloneWeekdaySymbols }
     return subject
   }
 

@@ -17,7 +17,7 @@ public struct Mutant: Sendable {
     Mutant(name: "blanks-ignore-first-weekday", changes: [.leadingBlanks],
            mistake: "leading blanks counted from Sunday whatever firstWeekday says") { base in
       var subject = base
-      subject.leadingBlanks = { month, calendar in
+      subject.leadingBlanks = .init { month, calendar in
         guard let first = calendar.dateInterval(of: .month, for: month)?.start else { return 0 }
         return calendar.component(.weekday, from: first) - 1
       }
@@ -26,13 +26,13 @@ public struct Mutant: Sendable {
     Mutant(name: "symbols-not-rotated", changes: [.weekdaySymbols],
            mistake: "weekday symbols left Sunday first") { base in
       var subject = base
-      subject.weekdaySymbols = { $0.veryShortStandaloneWeekdaySymbols }
+      subject.weekdaySymbols = .init { $0.veryShortStandaloneWeekdaySymbols }
       return subject
     },
     Mutant(name: "format-context-symbols", changes: [.weekdaySymbols],
            mistake: "format-context narrow symbols instead of standalone ones") { base in
       var subject = base
-      subject.weekdaySymbols = { calendar in
+      subject.weekdaySymbols = .init { calendar in
         let symbols = calendar.veryShortWeekdaySymbols
         let offset = min(max(calendar.firstWeekday - 1, 0), symbols.count)
         return Array(symbols[offset...] + symbols[..<offset])
@@ -42,7 +42,7 @@ public struct Mutant: Sendable {
     Mutant(name: "days-by-86400-seconds", changes: [.days],
            mistake: "a month's day cells made by adding 86 400 s to its first instant") { base in
       var subject = base
-      subject.days = { month, calendar in
+      subject.days = .init { month, calendar in
         guard let first = calendar.dateInterval(of: .month, for: month)?.start,
           let range = calendar.range(of: .day, in: .month, for: month)
         else { return [] }
@@ -53,7 +53,7 @@ public struct Mutant: Sendable {
     Mutant(name: "role-without-start-of-day", changes: [.role],
            mistake: "role(of:) compares instants instead of days") { base in
       var subject = base
-      subject.role = { day, selection, _ in
+      subject.role = .init { day, selection, _ in
         guard let start = selection.start else { return .outside }
         guard let end = selection.end, end != start else { return day == start ? .single : .outside }
         let (lower, upper) = (min(start, end), max(start, end))
@@ -66,13 +66,13 @@ public struct Mutant: Sendable {
     Mutant(name: "closes-on-24-hours", changes: [.closes],
            mistake: "the picker closes when 24 hours have passed, not on another day") { base in
       var subject = base
-      subject.closes = { old, new, _ in abs(new.timeIntervalSince(old)) >= 86_400 }
+      subject.closes = .init { old, new, _ in abs(new.timeIntervalSince(old)) >= 86_400 }
       return subject
     },
     Mutant(name: "end-before-start-kept", changes: [.selecting],
            mistake: "a tap before the start becomes the end instead of a new start") { base in
       var subject = base
-      subject.selecting = { day, selection, calendar in
+      subject.selecting = .init { day, selection, calendar in
         let day = calendar.startOfDay(for: day)
         guard let start = selection.start.map(calendar.startOfDay(for:)), selection.end == nil else {
           return .init(start: day, end: nil)
@@ -84,13 +84,13 @@ public struct Mutant: Sendable {
     Mutant(name: "paging-by-30-days", changes: [.paging],
            mistake: "the month buttons move 30 days") { base in
       var subject = base
-      subject.paging = { month, offset, _ in month.addingTimeInterval(Double(offset * 30) * 86_400) }
+      subject.paging = .init { month, offset, _ in month.addingTimeInterval(Double(offset * 30) * 86_400) }
       return subject
     },
     Mutant(name: "nights-by-seconds", changes: [.nights],
            mistake: "nights counted as seconds between the days over 86 400") { base in
       var subject = base
-      subject.nights = { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
+      subject.nights = .init { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
       return subject
     },
     // The two below were swallowed by waivers written for other defects
@@ -100,7 +100,7 @@ public struct Mutant: Sendable {
     Mutant(name: "days-by-24-hours-dst-corrected", changes: [.days],
            mistake: "each day cell is the one before plus 24 hours, corrected by the offset change: right across a change at 02:00, a day early where midnight is skipped") { base in
       var subject = base
-      subject.days = { month, calendar in
+      subject.days = .init { month, calendar in
         guard let first = calendar.dateInterval(of: .month, for: month)?.start,
           let range = calendar.range(of: .day, in: .month, for: month)
         else { return [] }
@@ -119,7 +119,7 @@ public struct Mutant: Sendable {
     Mutant(name: "hebrew-paging-by-month-number", changes: [.paging],
            mistake: "Hebrew month buttons step the month number (Adar I is month 6 in every year: in a common year, back from Adar lands on Adar)") { base in
       var subject = base
-      subject.paging = { month, offset, calendar in
+      subject.paging = .init { month, offset, calendar in
         guard calendar.identifier == .hebrew else { return base.paging(month, offset, calendar) }
         // Tishri is 1 and Elul 13 in every year; the year turns between them.
         var parts = calendar.dateComponents([.era, .year, .month], from: month)
@@ -133,7 +133,7 @@ public struct Mutant: Sendable {
     Mutant(name: "grid-drops-last-week-unless-sunday-first", changes: [.days],
            mistake: "the day cells stop before the grid's last week when the week does not start on Sunday") { base in
       var subject = base
-      subject.days = { month, calendar in
+      subject.days = .init { month, calendar in
         let cells = base.days(month, calendar)
         guard calendar.firstWeekday != 1 else { return cells }
         let blanks = base.leadingBlanks(month, calendar)
@@ -145,7 +145,7 @@ public struct Mutant: Sendable {
     Mutant(name: "hebrew-common-adar-as-adar-i", changes: [.text],
            mistake: "in a Hebrew common year, Adar is named Adar I (a leap year's name for month 6)") { base in
       var subject = base
-      subject.text = { kind, date, calendar, locale in
+      subject.text = .init { kind, date, calendar, locale in
         let text = base.text(kind, date, calendar, locale)
         let parts = calendar.dateComponents([.year, .month], from: date)
         // A Hebrew year is leap when (7 × year + 1) mod 19 < 7; Foundation numbers Adar 7.
@@ -163,7 +163,7 @@ public struct Mutant: Sendable {
     Mutant(name: "week-year-in-field", changes: [.text],
            mistake: "the text field written with YYYY (week year) instead of yyyy") { base in
       var subject = base
-      subject.text = { kind, date, calendar, locale in
+      subject.text = .init { kind, date, calendar, locale in
         guard kind == .field || kind == .fieldISO else { return base.text(kind, date, calendar, locale) }
         return DateTexts.fieldText(date, calendar: calendar, locale: locale, pattern: "YYYY-MM-dd")
       }
@@ -172,7 +172,7 @@ public struct Mutant: Sendable {
     Mutant(name: "field-read-in-utc", changes: [.fieldDate],
            mistake: "the field read back by a formatter left in UTC, not the zone that wrote it") { base in
       var subject = base
-      subject.fieldDate = { text, calendar, locale in
+      subject.fieldDate = .init { text, calendar, locale in
         DateTexts.fieldDate(text, calendar: calendar, locale: locale, zone: TimeZone(identifier: "UTC"))
       }
       return subject

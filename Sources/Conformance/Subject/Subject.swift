@@ -11,24 +11,32 @@ public struct Subject: Sendable {
 
   /// A short name for reports (`PickerLogic`, or the mutant's name).
   public var name: String
-  public var leadingBlanks: @Sendable (_ month: Date, _ calendar: Calendar) -> Int
-  public var weekdaySymbols: @Sendable (_ calendar: Calendar) -> [String]
-  public var closes: @Sendable (_ old: Date, _ new: Date, _ calendar: Calendar) -> Bool
-  public var selecting: @Sendable (_ day: Date, _ selection: Selection, _ calendar: Calendar)
-    -> Selection
-  public var role: @Sendable (_ day: Date, _ selection: Selection, _ calendar: Calendar) -> Role
-  public var days: @Sendable (_ month: Date, _ calendar: Calendar) -> [Date]
-  public var paging: @Sendable (_ month: Date, _ offset: Int, _ calendar: Calendar) -> Date?
-  public var nights: @Sendable (_ start: Date, _ end: Date, _ calendar: Calendar) -> Int
-  public var clampedReturn: @Sendable (_ comeback: Date, _ departure: Date) -> Date
-  public var text: @Sendable (_ kind: DateText, _ date: Date, _ calendar: Calendar,
-                              _ locale: Locale) -> String
-  /// Seed 004's field read back by the formatter that wrote it.
-  public var fieldDate: @Sendable (_ text: String, _ calendar: Calendar, _ locale: Locale) -> Date?
-  /// Drives a disclosure row through taps and selections; one snapshot after each action.
-  public var disclosure: @Sendable (_ kind: DisclosureRow.Kind, _ start: Date,
-                                    _ actions: [DisclosureAction], _ calendar: Calendar,
-                                    _ locale: Locale) -> [DisclosureSnapshot]
+  /// Blank cells before day 1 of `month`'s grid: (month, calendar).
+  public var leadingBlanks: SubjectCall<Date, Calendar, Int>
+  /// The grid's column headers from the first weekday on: (calendar).
+  public var weekdaySymbols: SubjectCall<Calendar, [String]>
+  /// Whether a new pick closes the inline picker, another day: (old, new, calendar).
+  public var closes: SubjectCall<Date, Date, Calendar, Bool>
+  /// The range after a tap on a day: (day, selection, calendar).
+  public var selecting: SubjectCall<Date, Selection, Calendar, Selection>
+  /// A day's role in the range: (day, selection, calendar).
+  public var role: SubjectCall<Date, Selection, Calendar, Role>
+  /// The days of `month`'s grid: (month, calendar).
+  public var days: SubjectCall<Date, Calendar, [Date]>
+  /// The month the previous or next button shows: (month, offset, calendar).
+  public var paging: SubjectCall<Date, Int, Calendar, Date?>
+  /// The "N nights" count: (start, end, calendar).
+  public var nights: SubjectCall<Date, Date, Calendar, Int>
+  /// A return date clamped to the departure: (comeback, departure).
+  public var clampedReturn: SubjectCall<Date, Date, Date>
+  /// A date's text: (kind, date, calendar, locale).
+  public var text: SubjectCall<DateText, Date, Calendar, Locale, String>
+  /// Seed 004's field read back by the formatter that wrote it: (text, calendar, locale).
+  public var fieldDate: SubjectCall<String, Calendar, Locale, Date?>
+  /// Drives a disclosure row through taps and selections; one snapshot after each action:
+  /// (kind, start, actions, calendar, locale).
+  public var disclosure: SubjectCall<DisclosureRow.Kind, Date, [DisclosureAction], Calendar, Locale,
+                                     [DisclosureSnapshot]>
 
   /// The subject's functions by name: what a check calls (`Check.subjectFunctions`), what a
   /// subject may lack (`missing`), one slot each for a hook's bookkeeping.
@@ -70,18 +78,18 @@ public struct Subject: Sendable {
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
   public static let pickerLogic = Subject(
     name: "PickerLogic",
-    leadingBlanks: { CalendarRangeSelectorLogic.leadingBlanks(inMonthOf: $0, calendar: $1) },
-    weekdaySymbols: { CalendarRangeSelectorLogic.weekdaySymbols(calendar: $0) },
-    closes: { InlineDatePickerDisclosureRule.closes(from: $0, to: $1, in: $2) },
-    selecting: { CalendarRangeSelectorLogic.selecting($0, in: $1, calendar: $2) },
-    role: { CalendarRangeSelectorLogic.role(of: $0, in: $1, calendar: $2) },
-    days: { CalendarRangeSelectorLogic.days(inMonthOf: $0, calendar: $1) },
-    paging: { CalendarRangeSelectorLogic.paging($0, by: $1, calendar: $2) },
-    nights: { CalendarRangeSelectorLogic.nights(from: $0, to: $1, calendar: $2) },
-    clampedReturn: { InlineDatePickerDisclosureRule.clampedReturn($0, departure: $1) },
-    text: { kind, date, calendar, locale in kind.render(date, calendar, locale) },
-    fieldDate: { DateTexts.fieldDate($0, calendar: $1, locale: $2) },
-    disclosure: { kind, start, actions, calendar, locale in
+    leadingBlanks: .init { CalendarRangeSelectorLogic.leadingBlanks(inMonthOf: $0, calendar: $1) },
+    weekdaySymbols: .init { CalendarRangeSelectorLogic.weekdaySymbols(calendar: $0) },
+    closes: .init { InlineDatePickerDisclosureRule.closes(from: $0, to: $1, in: $2) },
+    selecting: .init { CalendarRangeSelectorLogic.selecting($0, in: $1, calendar: $2) },
+    role: .init { CalendarRangeSelectorLogic.role(of: $0, in: $1, calendar: $2) },
+    days: .init { CalendarRangeSelectorLogic.days(inMonthOf: $0, calendar: $1) },
+    paging: .init { CalendarRangeSelectorLogic.paging($0, by: $1, calendar: $2) },
+    nights: .init { CalendarRangeSelectorLogic.nights(from: $0, to: $1, calendar: $2) },
+    clampedReturn: .init { InlineDatePickerDisclosureRule.clampedReturn($0, departure: $1) },
+    text: .init { kind, date, calendar, locale in kind.render(date, calendar, locale) },
+    fieldDate: .init { DateTexts.fieldDate($0, calendar: $1, locale: $2) },
+    disclosure: .init { kind, start, actions, calendar, locale in
       var row = DisclosureRow(kind: kind, selection: start)
       var snapshots = [DisclosureSnapshot(row, calendar, locale)]
       for action in actions {

@@ -39,26 +39,10 @@ public struct SubjectFunctions: Sendable {
     subject.name = name
     subject.missing = []
     subject.isOwn = true
-    func take<F>(_ given: F?, _ function: Subject.Function, _ standIn: F) -> F {
-      if let given { return given }
-      subject.missing.insert(function)
-      return standIn
+    for entry in Subject.functions where !entry.take(self, into: &subject) {
+      subject.missing.insert(entry.function)
+      entry.standIn(&subject)
     }
-    let absent: @Sendable (Subject.Function) -> Never = { function in
-      preconditionFailure("\(function) is missing: its checks are skipped, never run")
-    }
-    subject.leadingBlanks = take(leadingBlanks, .leadingBlanks) { _, _ in absent(.leadingBlanks) }
-    subject.weekdaySymbols = take(weekdaySymbols, .weekdaySymbols) { _ in absent(.weekdaySymbols) }
-    subject.closes = take(closes, .closes) { _, _, _ in absent(.closes) }
-    subject.selecting = take(selecting, .selecting) { _, _, _ in absent(.selecting) }
-    subject.role = take(role, .role) { _, _, _ in absent(.role) }
-    subject.days = take(days, .days) { _, _ in absent(.days) }
-    subject.paging = take(paging, .paging) { _, _, _ in absent(.paging) }
-    subject.nights = take(nights, .nights) { _, _, _ in absent(.nights) }
-    subject.clampedReturn = take(clampedReturn, .clampedReturn) { _, _ in absent(.clampedReturn) }
-    subject.text = take(text, .text) { _, _, _, _ in absent(.text) }
-    subject.fieldDate = take(fieldDate, .fieldDate) { _, _, _ in absent(.fieldDate) }
-    subject.disclosure = take(disclosure, .disclosure) { _, _, _, _, _ in absent(.disclosure) }
     return subject
   }
 }

@@ -210,37 +210,15 @@ final class ExecutorClient: Sendable {
                   zone: calendar?.timeZone.identifier)
   }
 
-  /// Whether `answer` has the type of `function`'s answers (`expected`): the readers of
-  /// `Subject+Executor` then read it.
+  /// Whether `answer` has the type of `function`'s answers (`expected`): its reader then
+  /// reads it.
   static func reads(_ answer: JSONValue, as function: Subject.Function) -> Bool {
-    switch function {
-    case .leadingBlanks, .nights: answer.integer != nil
-    case .weekdaySymbols: answer.strings != nil
-    case .closes: if case .bool = answer { true } else { false }
-    case .selecting: answer.selection != nil
-    case .role: if case .string(let name) = answer { Subject.Role(rawValue: name) != nil } else { false }
-    case .days: answer.instants != nil
-    case .paging, .fieldDate: if case .null = answer { true } else { answer.instant != nil }
-    case .clampedReturn: answer.instant != nil
-    case .text: if case .string = answer { true } else { false }
-    case .disclosure: answer.snapshots != nil
-    }
+    Subject.entry(function).reads(answer)
   }
 
   /// The type an answer to `function` must have, for a malformed answer's message.
   static func expected(_ function: Subject.Function) -> String {
-    switch function {
-    case .leadingBlanks, .nights: "an integer"
-    case .weekdaySymbols: "an array of strings"
-    case .closes: "a boolean"
-    case .selecting: "a selection ({\"start\": …, \"end\": …})"
-    case .role: "one of outside, start, middle, end, single"
-    case .days: "an array of instants"
-    case .paging, .fieldDate: "an instant or null"
-    case .clampedReturn: "an instant"
-    case .text: "a string"
-    case .disclosure: "an array of {\"expanded\": …, \"label\": …}"
-    }
+    Subject.entry(function).expected
   }
 
   // MARK: Talking to the process
