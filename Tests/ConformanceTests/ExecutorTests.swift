@@ -601,7 +601,7 @@ struct SubjectFunctionListTests {
     #expect(Subject.functions.map(\.function) == Subject.Function.allCases)
   }
 
-  @Test("a team that gives no function has every one missing; the hook sees each function it is given")
+  @Test("a team that gives no function has every one missing; a function it gives is the one called")
   func derived() throws {
     #expect(SubjectFunctions(name: "none").subject.missing == Set(Subject.Function.allCases))
     var mine = SubjectFunctions(name: "two")
