@@ -408,13 +408,25 @@ struct CrashReportTests {
     #expect(report.message
       == "Conformance/Fault.swift:46: Fatal error: CONFORMANCE_FAULT trap at leading-blanks|calendar=gregorian|fw=1|zone=UTC|month=2021-01-01")
     #expect(report.frame == "Fault.inject(_:) at Fault.swift:46:7")
+    // Without the Swift message, the headline names the signal the signature already names.
+    let headlineOnly = CrashReport(backtrace.replacingOccurrences(of: "Conformance/Fault.swift:46: Fatal error", with: "fault"))
+    #expect(headlineOnly.message == "Program crashed: Illegal instruction")
+    #expect(CaseFault(kind: .signal("SIGILL"), crash: headlineOnly).signature
+      == "trap (SIGILL) in Fault.inject(_:) at Fault.swift:46")
   }
 
-  @Test("a signal without a Swift message: the backtracer's headline; no backtrace: the last lines")
+  @Test("a signal without a Swift message: the backtracer's headline, a null address kept and any other dropped; no backtrace: the last lines")
   func fallbacks() {
     let signal = CrashReport("*** Signal 11: Backtracing from 0x1... done ***\n\n*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***\n")
     #expect(signal.message == "Program crashed: Bad pointer dereference at 0x0000000000000000")
     #expect(signal.frame == nil)
+    // The program counter moves with every process (address-space randomization): two
+    // workers that trap on one line read the same.
+    let first = CrashReport("*** Program crashed: Illegal instruction at 0x00007fe645af9361 ***\n")
+    let second = CrashReport("*** Program crashed: Illegal instruction at 0x00007f3a11c02361 ***\n")
+    #expect(first.message == "Program crashed: Illegal instruction")
+    #expect(second.message == first.message)
+    #expect(CaseFault(kind: .signal("SIGILL"), crash: second).signature == "trap (SIGILL): Program crashed: Illegal instruction")
     let quiet = CrashReport("one\ntwo\n\nthree\nfour\n")
     #expect(quiet.message == nil && quiet.frame == nil)
     #expect(quiet.tail == "two | three | four")

@@ -103,7 +103,8 @@ struct CrashReport: Sendable, Equatable {
   /// still counts one signature). A message that names the case, an index or an address
   /// would split a storm into one pattern a case.
   var words: String? {
-    guard let message else { return nil }
+    // The backtracer's headline restates the signal, which the signature already names.
+    guard let message, !message.hasPrefix(Self.headline) else { return nil }
     var text = message[...]
     for lead in ["Fatal error:", "Precondition failed:", "Assertion failed:"] {
       if let found = text.range(of: lead) {
@@ -119,8 +120,8 @@ struct CrashReport: Sendable, Equatable {
   init(_ stderr: String) {
     let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     message = lines.first { $0.contains("Fatal error:") || $0.contains("Precondition failed") }
-      ?? lines.first { $0.hasPrefix("*** Program crashed:") }
-        .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "* ")) }
+      ?? lines.first { $0.hasPrefix("*** \(Self.headline)") }
+        .map { Self.withoutAddress($0.trimmingCharacters(in: CharacterSet(charactersIn: "* "))) }
     frame = nil
     executableFrame = nil
     if let crashed = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix("crashed:") }) {
@@ -138,6 +139,21 @@ struct CrashReport: Sendable, Equatable {
       }
     }
     tail = lines.filter { !$0.isEmpty }.suffix(3).joined(separator: " | ")
+  }
+
+  static let headline = "Program crashed:"
+
+  /// `Program crashed: Illegal instruction at 0x00007fe645af9361` → `Program crashed: Illegal
+  /// instruction`. The address is where the code or the data was in this process, which
+  /// address-space randomization moves in every worker, so two nights of one fault would read
+  /// differently. A null address stays: `Bad pointer dereference at 0x0000000000000000` is a
+  /// fact of the code.
+  static func withoutAddress(_ headline: String) -> String {
+    guard let at = headline.range(of: " at 0x", options: .backwards) else { return headline }
+    let digits = headline[at.upperBound...]
+    guard !digits.isEmpty, digits.allSatisfy(\.isHexDigit), digits.contains(where: { $0 != "0" })
+    else { return headline }
+    return String(headline[..<at.lowerBound])
   }
 
   /// `1 [ra] 0x… Fault.inject(_:) + 753 in conformance at /x/Fault.swift:46:7` →
