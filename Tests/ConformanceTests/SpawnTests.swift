@@ -43,4 +43,17 @@ struct SpawnTests {
     #expect(counts.count == 300)
     #expect(counts.filter { $0 != 4 }.isEmpty, "\(Dictionary(grouping: counts) { $0 }.mapValues(\.count))")
   }
+
+  @Test("a closed executor closes each of its descriptors once: descriptors opened after its close survive its release")
+  func closedOnce() throws {
+    var executor: ExecutorProcess? = try ExecutorProcess(command: "cat")
+    executor?.close()
+    // POSIX hands out the lowest free number, so these take the numbers the executor's
+    // pipes just gave back (64: room for holes other tests left below them).
+    let opened = (0..<64).map { _ in Glibc.open("/dev/null", O_RDONLY) }
+    defer { opened.forEach { close($0) } }
+    executor = nil
+    let lost = opened.filter { fcntl($0, F_GETFD) == -1 }
+    #expect(lost.isEmpty, "closed by the executor's release: \(lost)")
+  }
 }

@@ -56,7 +56,8 @@ final class ExecutorProcess {
     } catch {
       throw InputError("--subject exec: '\(command)' could not be started: \(error)")
     }
-    // Kept alive by the Pipe objects otherwise: the handles are ours from here on.
+    // The descriptors are read and written raw (poll) but owned, and closed, by the pipes'
+    // handles, which live as long as this.
     _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
     self.pipes = (stdin, stdout, stderrPipe)
     // An interrupted run ends its executors too: one spinning in a loop never reads the
@@ -129,13 +130,16 @@ final class ExecutorProcess {
     guard !closed else { return }
     closed = true
     if let interruption { Interruption.unregister(interruption) }
-    Glibc.close(input)
+    // Through the handles that own them: a raw close left each handle to close its number
+    // again when released, by then perhaps another thread's new pipe, whose Process.run then
+    // died on EBADF (`try!` in FileHandle.closeFile(), CI at 5b31b01).
+    try? pipes.0.fileHandleForWriting.close()
     let deadline = Date().addingTimeInterval(2)
     while process.isRunning && Date() < deadline { usleep(2_000) }
     if process.isRunning { killGroup() }
     process.waitUntilExit()
     errors.readabilityHandler = nil
-    Glibc.close(output)
+    try? pipes.1.fileHandleForReading.close()
     try? errors.close()
   }
 
