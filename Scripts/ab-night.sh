@@ -18,10 +18,9 @@
 # alternating the same way. Outputs stay in DIR/{before,after}/{shard-k,merged}; the times
 # in DIR/times (side, step, wall s, CPU s).
 #
-# Prints each side's sweep, merge and night (sum) and the ratios after / before, then the
-# compare of the two merged nights by the AFTER build and a byte comparison of their
-# decompressed cases files. Exit 0 when the nights are the same, 1 when they differ, 2 on
-# bad arguments.
+# Prints each side's sweep, merge and night (sum) and the ratios after / before, then what
+# Scripts/compare-two-runs.sh says of the two merged nights. Exit 0 when the nights are the
+# same, 1 when they differ, 2 on bad arguments.
 set -euo pipefail
 
 if [[ $# -lt 4 ]] || ! [[ "$3" =~ ^[1-9][0-9]*$ ]] || ! [[ "${5:-3}" =~ ^[1-9][0-9]*$ ]] ||
@@ -83,12 +82,6 @@ awk -v merges="$merges" '
   }' "$dir/times"
 
 status=0
-"$after" compare "$dir/before/merged" "$dir/after/merged" > "$dir/compare.txt" 2>&1 || status=1
-echo "compare: $(tail -1 "$dir/compare.txt")"
-if cmp -s <(gzip -dc "$dir/before/merged/cases.jsonl.gz") <(gzip -dc "$dir/after/merged/cases.jsonl.gz"); then
-  echo "cases files: byte-identical"
-else
-  echo "cases files: differ (diff <(gzip -dc $dir/before/merged/cases.jsonl.gz) <(gzip -dc $dir/after/merged/cases.jsonl.gz))"
-  status=1
-fi
+said=$("$(dirname "$0")/compare-two-runs.sh" "$after" "$dir/before/merged" "$dir/after/merged") || status=1
+echo "nights: $said"
 exit "$status"

@@ -15,13 +15,6 @@
 #   Scripts/ab-time.sh /tmp/conformance-before .build/release/conformance 3 -- \
 #     merge /tmp/shards/shard-{1..8} --out {out}
 #
-# With KEEP=DIR, the last run of each side keeps its {out} as DIR/before and DIR/after, so the
-# runs that were timed can also be compared case by case:
-#
-#   KEEP=/tmp/full Scripts/ab-time.sh BEFORE AFTER 2 -- --out {out} --locales all \
-#     --calendars all --first-weekdays all --time-zones all
-#   .build/release/conformance compare /tmp/full/before /tmp/full/after
-#
 # Each run's own line goes to stderr; the summary to stdout. Exits 2 on bad arguments.
 set -euo pipefail
 
@@ -58,9 +51,6 @@ for run in $(seq 1 "$runs"); do
     awk -v r="$run" -v s="$side" -v w="$seconds" -v u="$user" -v k="$system" \
       'BEGIN { printf "run %d %s: %.2f s wall, %.2f s CPU\n", r, s, w, u + k }' >&2
     echo "$side $seconds $user $system" >> "$scratch/times"
-    if [[ -n "${KEEP:-}" && $run -eq $runs && -e "$out" ]]; then
-      mkdir -p "$KEEP" && rm -rf "${KEEP:?}/$side" && mv "$out" "$KEEP/$side"
-    fi
     rm -rf "$out"
   done
 done

@@ -37,12 +37,7 @@ for selection in "${selections[@]}"; do
     set -e
     [ "$code" -le 1 ] || { echo "$name ($side): conformance exited $code" >&2; tail -5 "$out/$name-$side.log" >&2; exit 2; }
   done
-  verdict=$("$after" compare "$out/$name-before" "$out/$name-after" 2>&1 | tail -1) || status=1
-  if cmp -s <(gzip -dc "$out/$name-before/cases.jsonl.gz") <(gzip -dc "$out/$name-after/cases.jsonl.gz"); then
-    bytes="cases.jsonl byte-identical ($(gzip -dc "$out/$name-after/cases.jsonl.gz" | wc -l) lines)"
-  else
-    bytes="cases.jsonl DIFFERS"; status=1
-  fi
-  echo "$name: $verdict; $bytes"
+  said=$(Scripts/compare-two-runs.sh "$after" "$out/$name-before" "$out/$name-after") || status=1
+  echo "$name: $said"
 done
 exit $status

@@ -37,9 +37,10 @@ struct SubjectHookTests {
   /// A subject whose leadingBlanks counts its calls: 3 for March 2024, 0 for any other month.
   private func counting(_ calls: Calls) -> Subject {
     var subject = Subject.pickerLogic
+    let march = day("2024-03-01")
     subject.leadingBlanks = .init { month, _ in
       calls.add()
-      return month == Date(timeIntervalSince1970: 1_709_251_200) ? 3 : 0  // 2024-03-01 UTC
+      return month == march ? 3 : 0
     }
     return subject
   }

@@ -53,7 +53,7 @@ extension Subject {
   protocol AnyFunctionEntry: Sendable {
     var function: Subject.Function { get }
     /// `subject`'s function becomes `base`'s, each call passed through `hook`.
-    func intercept<Hook: SubjectHook>(_ subject: inout Subject, base: Subject, hook: Hook)
+    func intercept(_ subject: inout Subject, base: Subject, hook: any SubjectHook)
     /// `subject`'s function becomes the team's; `false` when they have none.
     func take(_ functions: SubjectFunctions, into subject: inout Subject) -> Bool
     /// `subject`'s function becomes a stand-in that is never called (its checks are
@@ -110,7 +110,7 @@ extension Subject {
       }
     }
 
-    func intercept<Hook: SubjectHook>(_ subject: inout Subject, base: Subject, hook: Hook) {
+    func intercept(_ subject: inout Subject, base: Subject, hook: any SubjectHook) {
       interceptor(&subject, base, hook)
     }
 

@@ -11,7 +11,7 @@ protocol SubjectHook: AnyObject, Sendable {
 
 extension Subject {
   /// This subject with every call passed through `hook` (`Subject.functions`).
-  func intercepted<Hook: SubjectHook>(by hook: Hook, name: String) -> Subject {
+  func intercepted(by hook: any SubjectHook, name: String) -> Subject {
     var subject = self
     subject.name = name
     for entry in Self.functions { entry.intercept(&subject, base: self, hook: hook) }
