@@ -2,19 +2,19 @@ import Foundation
 import ICUOracle
 
 /// `date-text` (seeds 000, 001, 003, 004): every text the seeds show for a date, against
-/// `udat_format` with the equivalent skeleton, style or pattern in the same locale, calendar
-/// and zone.
+/// `udat_format` with the equivalent skeleton or style in the same locale, calendar and zone.
 ///
 /// The equivalences are swift-foundation's own (measured: through Foundation's ICU they
 /// reproduce its output byte for byte): `.abbreviated` is skeleton `yMMMd`, `.long` is
 /// `yMMMMd`, `month(.wide).year()` is `yMMMM`, `weekday(.wide).day().month(.wide).year()` is
-/// `yMMMMdEEEE`, a medium `DateFormatter` is ICU's medium date style, `dateFormat` is the
-/// pattern; always with the calendar keyword set. The day cell's `String(Int)` is compared
-/// with the locale's pattern `d` (its digits), and seed 004's field also with the ISO 8601
-/// text a form field means (Gregorian, ASCII digits): that is where `yyyy` in a Buddhist or
-/// Arabic locale goes wrong.
+/// `yMMMMdEEEE`, a medium `DateFormatter` is ICU's medium date style; always with the
+/// calendar keyword set. The day cell's number is expected in the locale's digits (pattern
+/// `d`), as every other text on the screen writes it. Seed 004's `yyyy-MM-dd` field is
+/// expected to be the ISO 8601 date a form field means (`field-iso8601`: Gregorian, ASCII
+/// digits; Apple's QA1480 for fixed-format dates), not the seed's pattern in the user's
+/// calendar: that is where `yyyy` in a Buddhist or Arabic locale goes wrong.
 ///
-/// The month title, the header and the field also have a `-cycle` variant
+/// The month title and the header also have a `-cycle` variant
 /// (`month-title-cycle`, `DateText.cycled`): the same text on the first day of every month of
 /// a whole cycle of the calendar and on its years' last days (`cycleDays`): Hebrew Adar in a common year and Adar I and II in a leap
 /// one, Chinese and Dangi leap months, the thirteenth months of Coptic and Ethiopic, the
@@ -23,12 +23,12 @@ import ICUOracle
 public struct DateTextCheck: Check {
   public let id = "date-text"
   public let summary =
-    "texts of seeds 000/001/003/004 (row, titles, labels, header, yyyy-MM-dd field) vs udat_format in the same locale and calendar"
+    "texts of seeds 000/001/003/004 (row, titles, labels, header) vs udat_format in the same locale and calendar; the yyyy-MM-dd field vs the ISO 8601 date"
   public let seeds = ["000", "001", "003", "004"]
   public let subjectFunctions: [Subject.Function] = [.text]
   public let dimensions: [Dimension] = [.locale, .calendar, .variant]
   public let groupDimensions: [Dimension] = [.locale, .calendar]
-  public let variants = DateText.allCases.map(\.rawValue) + DateText.cycled.map { $0.rawValue + Self.cycleSuffix }
+  public let variants = DateText.checked.map(\.rawValue) + DateText.cycled.map { $0.rawValue + Self.cycleSuffix }
 
   /// The suffix of the variants over a whole cycle of months.
   static let cycleSuffix = "-cycle"

@@ -1,11 +1,17 @@
 import Foundation
 import ICUOracle
 
-/// `month-grid` (seed 001): the month view as the seed lays it out, `leadingBlanks` empty
-/// cells then `days(inMonthOf:)` in a seven-column grid, under every first weekday.
+/// `month-grid` (seed 001): the month view, `leadingBlanks` empty cells then the cells of
+/// `days(inMonthOf:)`, under every first weekday.
 ///
 /// Expected: libicu's grid, where each existing day sits in its weekday's column (counted
 /// from the first weekday) and its week's row, and a skipped date leaves its cell empty.
+/// The subject answers its blanks and its day cells, not a layout, so the check lays the
+/// cells on the calendar by their dates: the first after the blanks, each next one as many
+/// cells later as its date is days after the first's. A picker that puts each day in its
+/// weekday's column (Pacific/Apia's 31 December 2011 under Saturday, after the skipped
+/// 30th) is judged by its dates, not failed on the seed's packing of cells one after
+/// another, which is the same grid wherever the cells are consecutive dates.
 /// `leading-blanks` and `month-days` each check one function, and `month-days` only under the
 /// calendar's own first weekday: a grid that loses its last week when the week starts on
 /// Monday passes both. Swept over one month a year in the zone that stands for UTC, a
@@ -15,7 +21,7 @@ import ICUOracle
 public struct MonthGridCheck: Check {
   public let id = "month-grid"
   public let summary =
-    "the month grid (seed 001: leadingBlanks blanks, then days(inMonthOf:) in 7 columns) under every first weekday vs libicu's days in their weekdays' columns"
+    "the month grid (seed 001: leadingBlanks blanks, then days(inMonthOf:) laid by their dates in 7 columns) under every first weekday vs libicu's days in their weekdays' columns"
   public let seeds = ["001"]
   public let subjectFunctions: [Subject.Function] = [.leadingBlanks, .days]
   public let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
@@ -39,14 +45,19 @@ public struct MonthGridCheck: Check {
     for day in geometry.days {
       expected.place(Int(day.day.julianDay - month.firstDay.julianDay) + firstColumn, label: Self.label(day.day, in: month))
     }
-    // The subject's grid: its blanks, then its cells one after another.
+    // The subject's grid: its blanks, then its cells by their dates from the first one.
     let blanks = context.subject.leadingBlanks(probe, calendar)
     let cells = context.subject.days(probe, calendar)
     var actual = Grid()
-    for (offset, cell) in cells.enumerated() {
+    var first: LocalDay?
+    for cell in cells {
       let day = try timeline.localDay(at: EvaluationContext.millis(cell))
-      // A count past two weeks is wrong already; the picture stays two weeks wide at most.
-      actual.place(min(max(blanks, 0), 14) + offset, label: Self.label(day, in: month))
+      let from = first ?? day
+      first = from
+      // A count past two weeks is wrong already; the picture stays two weeks wide at most,
+      // and so does a cell dated before the first or long after it.
+      let offset = min(Int(day.julianDay - from.julianDay), 62)
+      actual.place(max(min(max(blanks, 0), 14) + offset, 0), label: Self.label(day, in: month))
     }
     let values = { () -> (oracle: Value, subject: Value) in (.strings(expected.rows), .strings(actual.rows)) }
     guard expected != actual else { return context.recorded(.agreed(expected.cells.count), values) }

@@ -66,18 +66,6 @@ final class OracleSession {
     }
   }
 
-  /// A calendar for ICU's day arithmetic in a zone (adding days, the difference in days).
-  ///
-  /// ICU does that arithmetic in its base `Calendar` for every calendar system: a day is 24
-  /// hours, then the wall time is restored through the zone's offsets; no system overrides
-  /// it. So tables mode does it in a Gregorian calendar, where Chinese and Dangi ones spend
-  /// ~50 µs a call on astronomy a day count never reads (2.7 ms a `stay-nights` case). Direct
-  /// mode keeps the case's own calendar, so comparing the modes checks the shortcut; a test
-  /// also compares the two on every transition class.
-  func dayArithmetic(calendar: String, zone: String) throws(ICUError) -> ICUCalendar {
-    try self.calendar(memoize ? "gregorian" : calendar, zone: zone)
-  }
-
   /// A date format for an ICU locale id (with its calendar keyword) in a zone: from a
   /// pattern, a skeleton (through the locale's best pattern) or a date style.
   func format(locale: String, zone: String, _ spec: FormatSpec) throws(ICUError) -> ICUDateFormat {

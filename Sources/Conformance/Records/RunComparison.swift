@@ -96,6 +96,7 @@ public struct RunComparison: Sendable {
     var unbalanced = inconsistencies("before", listed, first.record.summary)
 
     var differing: [Field: [String]] = [:]
+    var changes = VerdictChanges()
     var onlyAfter: [String] = []
     var compared = 0
     var seen = Set<String>()
@@ -103,14 +104,21 @@ public struct RunComparison: Sendable {
     try read(second) { id, after in
       listed.add(after.status)
       guard seen.insert(id).inserted else { return twice.append("after lists \(id) twice") }
-      guard let before = table.removeValue(forKey: id) else { return onlyAfter.append(id) }
+      guard let before = table.removeValue(forKey: id) else {
+        changes.add(id, before: nil, after: after)
+        return onlyAfter.append(id)
+      }
       compared += 1
+      if before.status != after.status || before.pattern != after.pattern {
+        changes.add(id, before: before, after: after)
+      }
       for field in Field.allCases where !field.agrees(before, after) {
         differing[field, default: []].append("\(id): \(field.text(before)) → \(field.text(after))")
       }
     }
     unbalanced += inconsistencies("after", listed, second.record.summary)
     let onlyBefore = table.keys.sorted()
+    for id in onlyBefore { changes.add(id, before: table[id], after: nil) }
 
     for field in Field.allCases {
       let cases = differing[field] ?? []
@@ -122,6 +130,7 @@ public struct RunComparison: Sendable {
       lines += ids.prefix(show).map { "  " + $0 }
     }
     lines += (twice.prefix(show) + unbalanced).map { "  " + $0 }
+    lines += changes.lines
     let fields = Field.allCases.filter { differing[$0] != nil }.map(\.rawValue)
     if !fields.isEmpty { problems.append(fields.joined(separator: ", ") + " differ") }
     if !onlyBefore.isEmpty || !onlyAfter.isEmpty { problems.append("cases in one run only") }
@@ -157,6 +166,30 @@ public struct RunComparison: Sendable {
     StatusCounts.fields.filter { $0.key != .passed && $0.key != .skipped }.compactMap { key, path in
       let (lists, counts) = (listed[keyPath: path], summary[keyPath: path])
       return lists == counts ? nil : "\(label) lists \(lists) \(key.stringValue) cases, its summary counts \(counts)"
+    }
+  }
+
+  /// Cases whose verdict or pattern changed, counted by check and by what each run said: the
+  /// list a change of the expected column owes, with a count and a cause for each row.
+  struct VerdictChanges {
+    private var counts: [String: Int] = [:]
+
+    /// A case of `id` that `before` and `after` list differently; a side that does not list
+    /// it passed or did not sweep it.
+    mutating func add(_ id: String, before: Reading?, after: Reading?) {
+      let check = id.prefix { $0 != "|" }
+      func said(_ reading: Reading?) -> String {
+        guard let reading else { return "passed or not swept" }
+        return reading.pattern.isEmpty ? reading.status.rawValue : "\(reading.status.rawValue) (\(reading.pattern))"
+      }
+      counts["\(check): \(said(before)) → \(said(after))", default: 0] += 1
+    }
+
+    /// `verdict changes: N`, then a row a kind of change, most cases first.
+    var lines: [String] {
+      let total = counts.values.reduce(0, +)
+      return ["verdict changes: \(total) cases"] + counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        .map { "  \($0.value) × \($0.key)" }
     }
   }
 }

@@ -87,10 +87,12 @@ public struct Mutant: Sendable {
       subject.paging = .init { month, offset, _ in month.addingTimeInterval(Double(offset * 30) * 86_400) }
       return subject
     },
-    Mutant(name: "nights-by-seconds", changes: [.nights],
-           mistake: "nights counted as seconds between the days over 86 400") { base in
+    // Seconds over 86 400 rounded down is the seed's own count (a night short after a
+    // short day): rounded up, a 25-hour day counts two nights.
+    Mutant(name: "nights-rounded-up", changes: [.nights],
+           mistake: "nights counted as seconds between the days over 86 400, rounded up") { base in
       var subject = base
-      subject.nights = .init { start, end, _ in Int(end.timeIntervalSince(start) / 86_400) }
+      subject.nights = .init { start, end, _ in Int((end.timeIntervalSince(start) / 86_400).rounded(.up)) }
       return subject
     },
     // The two below were swallowed by waivers written for other defects
