@@ -18,8 +18,9 @@ enum Command {
   case worker
   /// `costs <results-dir>`: fit the step cost model shards are balanced by.
   case costs(results: URL, corpora: URL)
-  /// `executor`: the executor protocol answered with PickerLogic (with faults on purpose).
-  case executor(misbehaviours: [ExecutorServer.Misbehaviour], slowReads: URL?)
+  /// `executor`: the executor protocol answered with PickerLogic, or with the contract's
+  /// rules (`--contract`), with faults on purpose.
+  case executor(misbehaviours: [ExecutorServer.Misbehaviour], slowReads: URL?, contract: Bool)
   /// `--help`, `help` or `help <subcommand>`: the whole help, or one subcommand's.
   case help(topic: String?)
   case version
@@ -84,15 +85,17 @@ struct CommandLineParser {
     var remaining = arguments
     var misbehaviours: [ExecutorServer.Misbehaviour] = []
     var slowReads: URL?
+    var contract = false
     while let argument = remaining.popFirst() {
       switch optionName(argument) {
       case "-h", "--help": return .help(topic: "executor")
+      case "--contract": contract = true
       case "--misbehave": misbehaviours.append(try ExecutorServer.Misbehaviour(try value(argument, &remaining)))
       case "--slow-reads": slowReads = URL(fileURLWithPath: try value(argument, &remaining))
       default: throw unknownOption(argument, for: "executor")
       }
     }
-    return .executor(misbehaviours: misbehaviours, slowReads: slowReads)
+    return .executor(misbehaviours: misbehaviours, slowReads: slowReads, contract: contract)
   }
 
   func parseBench(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

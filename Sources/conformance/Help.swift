@@ -50,7 +50,7 @@ enum Help {
     case "compare"?: ["--show", "--help"]
     case "schema"?: ["--help"]
     case "self-test"?: ["--jobs", "--corpora", "--mutants", "--help"]
-    case "executor"?: ["--misbehave", "--slow-reads", "--help"]
+    case "executor"?: ["--contract", "--misbehave", "--slow-reads", "--help"]
     case "costs"?: ["--corpora", "--help"]
     default:
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
@@ -204,11 +204,15 @@ enum Help {
   static let executor = """
     OVERVIEW: Answers the executor protocol (Schemas/executor-protocol.schema.json) on stdin and
     stdout with the seeds' logic, PickerLogic: what --subject exec: expects of a process in
-    any language. A sweep through it reads as an in-process one.
+    any language. A sweep through it reads as an in-process one. With --contract it answers
+    by Documentation/ExecutorProtocol.md's rules instead: what a team that follows the
+    contract, not the seeds, answers on Foundation.
 
-    USAGE: conformance executor [--misbehave <kind>:<function>[:<text>]]... [--slow-reads <file>]
+    USAGE: conformance executor [--contract] [--misbehave <kind>:<function>[:<text>]]...
+                                [--slow-reads <file>]
 
     OPTIONS:
+      --contract              answer by the contract's rules (local dates), not the seeds' logic
       --misbehave <spec>      for tests: misbehave on the questions to <function> whose line
                               holds <text>; kind: crash, exit, hang, garbage, wrong-type,
                               error, unsupported, hostile (text that tries to escape the

@@ -98,8 +98,9 @@ func execute(_ command: Command) throws -> ExitStatus {
     let file = corpora.appendingPathComponent(StepCosts.fileName)
     try costs.encoded().write(to: file, options: .atomic)
     print("wrote \(file.path): \(costs.checks.count) checks, digest \(costs.digest), from \(costs.measured)")
-  case .executor(let misbehaviours, let slowReads):
-    ExecutorServer.run(misbehaviours: misbehaviours, slowReads: slowReads)
+  case .executor(let misbehaviours, let slowReads, let contract):
+    ExecutorServer.run(subject: contract ? .contract : .pickerLogic, misbehaviours: misbehaviours,
+                       slowReads: slowReads)
   case .selfTest(let jobs, let corpora, let mutants, let realRun):
     let report = try SelfTest.run(corporaDirectory: corpora, jobs: jobs, mutants: mutants,
                                   realRun: realRun) { printError($0) }

@@ -277,3 +277,31 @@ struct ExpectedColumnTests {
     #expect(seed.verdict == .failed)
   }
 }
+
+/// Documentation/ExecutorProtocol.md states each function's expected answer with worked
+/// examples: each example's answer line is what `conformance executor --contract` writes for
+/// its question line, so the document and the rules it shows cannot drift apart.
+@Suite("The executor protocol's examples")
+struct ContractExamplesTests {
+  @Test("every question in ExecutorProtocol.md gets the answer it shows from the contract's executor")
+  func examples() throws {
+    let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Documentation/ExecutorProtocol.md")
+    let lines = try String(contentsOf: document, encoding: .utf8).split(separator: "\n")
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("{\"id\":") }
+    var answers: [Int: String] = [:]
+    var questions: [(id: Int, line: String)] = []
+    for line in lines {
+      let id = try #require(Int(line.dropFirst(6).prefix { $0.isNumber }))
+      if line.contains("\"function\":") { questions.append((id, line)) } else { answers[id] = line }
+    }
+    #expect(questions.count >= 30)
+    var server = ExecutorServer.Server(subject: .contract)
+    for (id, question) in questions {
+      // The error example asks without a member the harness always sends.
+      guard let shown = answers[id] else { continue }
+      let answer = server.answer(ArraySlice(question.utf8)).map { String(decoding: $0, as: UTF8.self) }
+      #expect(answer == shown, "id \(id)")
+    }
+  }
+}

@@ -280,7 +280,9 @@ public enum ExecutorServer {
       switch question.function {
       case "hello":
         let functions = Subject.Function.allCases.map { "\"\($0)\"" }.joined(separator: ",")
-        return "{\"name\":\"PickerLogic\",\"version\":\"conformance executor\",\"functions\":[\(functions)]}"
+        var hello = "{\"name\":"
+        JSONString.append(subject.name, to: &hello)
+        return hello + ",\"version\":\"conformance executor\",\"functions\":[\(functions)]}"
       case "leadingBlanks":
         return String(subject.leadingBlanks(try instant(question.month, "month"), try calendar()))
       case "weekdaySymbols":
