@@ -213,6 +213,11 @@ struct ExpectedColumnTests {
       $0.prefix(2) == ["2020-11-01T00:00:00-05:00", "2020-11-01T00:00:00-04:00"]
     }
     #expect(pair?.last == "return on 2020-11-01", "\(String(describing: pair))")
+    // A return a second before 1 November follows a departure on the 1st.
+    let later = oracleRows(result).first {
+      $0.prefix(2) == ["2020-11-01T00:00:00-04:00", "2020-10-31T23:59:59-04:00"]
+    }
+    #expect(later?.last == "return on 2020-11-01", "\(String(describing: later))")
   }
 
   @Test("date-text: a yyyy-MM-dd field means the ISO date, also in th_TH's Buddhist calendar; a day label is in the locale's digits")

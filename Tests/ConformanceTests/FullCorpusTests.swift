@@ -332,6 +332,20 @@ struct TriageTests {
     }
   }
 
+  /// Foundation's ICU starts the astronomical Islamic month of March 2027 a day after libicu
+  /// (`icu76-lunar-month-starts`), but nights are counted in dates, which no calendar moves:
+  /// Cuba's DST begins at 00:00 on 14 March 2027, so the 14th starts at 01:00 and the seed
+  /// counts 0 nights to the 15th. Every voice asks libicu's pairs of dates.
+  @Test("Havana 2027-03 in the Islamic calendar: the voices' months differ, their nights do not: logic-defect")
+  func nightsAcrossVoicesMonths() throws {
+    let result = try outcome("stay-nights|calendar=islamic|zone=America/Havana|month=2027-03-09",
+                             calendars: ["islamic"], zones: ["America/Havana"], years: 2027...2027)
+    #expect(result.outcome.verdict == .failed)
+    #expect(result.outcome.actual.description.contains("2027-03-14 → 2027-03-15: 0"), "\(result.outcome.actual)")
+    #expect(result.review.triage == .logicDefect)
+    #expect(result.review.triageExpected == result.outcome.expected)
+  }
+
   @Test("Amete Alem read as Gregorian: both ICUs know the calendar")
   func ameteAlem() throws {
     let result = try outcome("leading-blanks|calendar=ethiopic-amete-alem|fw=1|zone=UTC|month=2022-01-09",

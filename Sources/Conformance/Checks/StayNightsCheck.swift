@@ -33,25 +33,32 @@ public struct StayNightsCheck: Check {
     let calendar = try context.calendars.calendar(calendarID, zone: zone)
     let month = geometry.month
     let days = geometry.days
-    // A voice that evaluates the case again asks libicu's pairs of dates: a release whose
-    // transition falls on another day would otherwise compare answers to other questions.
-    let pairs: [[Int]]
+    // Each pair of dates asked: its day starts and the existing dates from the first up to
+    // the last. A voice that evaluates the case again asks libicu's pairs of dates (a release
+    // whose transition falls on another day, or whose month starts on another day, would
+    // otherwise compare answers to other questions), counted in its own zone data.
+    var asked: [(from: MonthGeometry.Day, to: MonthGeometry.Day, nights: Int)] = []
     if let primary = context.primary {
-      let index = Dictionary(days.enumerated().map { ($1.day, $0) }, uniquingKeysWith: { first, _ in first })
       let primaryDays = try Self.pairs(of: id, zone: zone, calendar: calendarID, in: primary)
-      pairs = primaryDays.picked.compactMap { pair in
-        guard let a = index[primaryDays.geometry.days[pair[0]].day],
-          let b = index[primaryDays.geometry.days[pair[1]].day] else { return nil }
-        return [a, b]
+      let timeline = try context.oracle.timeline(zone)
+      for pair in primaryDays.picked {
+        let (from, to) = (primaryDays.geometry.days[pair[0]].day, primaryDays.geometry.days[pair[1]].day)
+        guard let fromStart = try timeline.start(of: from), let toStart = try timeline.start(of: to) else { continue }
+        var nights = 0
+        var day = from
+        while day < to {
+          if try timeline.start(of: day) != nil { nights += 1 }
+          day = day.adding(days: 1)
+        }
+        asked.append((.init(day: from, start: fromStart, end: fromStart), .init(day: to, start: toStart, end: toStart),
+                      nights))
       }
     } else {
-      pairs = picked
+      // The existing dates from one day up to another: the days between them in the list.
+      asked = picked.map { (days[$0[0]], days[$0[1]], $0[1] - $0[0]) }
     }
     var counts: [(label: () -> String, expected: Int, actual: Int)] = []
-    for pair in pairs {
-      let (from, to) = (days[pair[0]], days[pair[1]])
-      // The existing dates from `from` up to `to`: the days between them in the list.
-      let nights = pair[1] - pair[0]
+    for (from, to, nights) in asked {
       let subject = context.subject.nights(
         EvaluationContext.date(from.start), EvaluationContext.date(to.start), calendar)
       counts.append(({ "\(from.day) → \(to.day)" }, nights, subject))
