@@ -456,6 +456,9 @@ struct ExecutorTruthTests {
     #expect(text.contains("status:   failed"), "\(text)")
     #expect(text.contains("expected: \(right)   [libicu"), "\(text)")
     #expect(text.contains("actual:   \(right + 1)   [PickerLogic conformance executor]"), "\(text)")
+    // Its footer names the executor it ran, not Foundation.
+    #expect(text.contains("subject: PickerLogic conformance executor (exec:"), "\(text)")
+    #expect(!text.contains("subject: Foundation on Swift"), "\(text)")
     // Without --subject, explain answers for the built-in subject and says so.
     let builtIn = try Executable.run(["explain", first.id])
     #expect(builtIn.status == 0)

@@ -218,7 +218,7 @@ struct RecordReadingTests {
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
     var runner = Runner(plan: plan, corpus: corpus, subject: .pickerLogic, workers: 2, recordAll: true)
     runner.review = Review(waivers: (try? WaiverFile.load(corpora.appendingPathComponent(Corpus.Files.waivers))) ?? [],
-                           baseline: nil, versions: try! RunVersions.current(), today: .today)
+                           about: .pickerLogic, baseline: nil, versions: try! RunVersions.current(), today: .today)
     let cases = Mutex<[CaseRecord]>([])
     runner.run { event in
       if case .stepEnded(let step) = event.kind { cases.withLock { $0 += step.cases } }

@@ -113,6 +113,10 @@ public struct RunInfo: Sendable, Codable {
     /// not list, each with how many: those cases count as new failures. `nil` in runs before
     /// scopes.
     public var outOfScope: [StaleWaiver]?
+    /// Waivers of the file about other subjects than this run's (the seeds' logic, for a
+    /// team's subject), each with whom it is about: not applied. `nil` in runs before waivers
+    /// named their subjects.
+    public var otherSubjects: [StaleWaiver]?
     public var baseline: BaselineReference?
     /// The baseline's failing cases this run did not sweep.
     public var removed: [String] = []

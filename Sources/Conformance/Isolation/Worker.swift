@@ -54,7 +54,7 @@ public enum Worker {
     let baseline = try run.baseline.map { file throws(InputError) in try Baseline.load(file.url) }
     let corpus = try Corpus.load(run.request, eagerTables: false, setup: setup)
     let versions = try RunVersions.current()
-    let review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
+    let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions, today: .today)
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
                                                      recordsValues: run.recordAll)
     let zoneClasses = corpus.zoneClasses

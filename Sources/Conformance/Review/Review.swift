@@ -8,6 +8,9 @@ public final class Review: Sendable {
   public let waivers: [Waiver]
   /// Waivers that do not apply to this run, and why (expired, versions).
   public let inactive: [(waiver: Waiver, reason: String)]
+  /// Waivers about other subjects than this run's (`Waiver.subjects`), and whom each is
+  /// about: not applied, and not stale either.
+  public let otherSubjects: [(waiver: Waiver, reason: String)]
   public let baseline: Baseline?
   /// Per check id: the waivers that name it or match it by glob, in file order.
   private let byCheck: [String: [Int]]
@@ -17,8 +20,10 @@ public final class Review: Sendable {
   private let byCheckForPasses: [String: [Int]]
   private let wildcardForPasses: [Int]
 
-  public init(waivers all: [Waiver], baseline: Baseline?, versions: RunVersions,
-              today: LocalDay) {
+  public init(waivers file: [Waiver], about subject: Subject, baseline: Baseline?,
+              versions: RunVersions, today: LocalDay) {
+    let (all, others) = WaiverFile.about(subject, file)
+    otherSubjects = others.map { ($0, "about \($0.subjects.described), not \(subject.name)") }
     var active: [Waiver] = []
     var inactive: [(Waiver, String)] = []
     for waiver in all {
@@ -53,7 +58,7 @@ public final class Review: Sendable {
 
   /// A review with nothing to expect (every failure is unexpected).
   public static func none(versions: RunVersions) -> Review {
-    Review(waivers: [], baseline: nil, versions: versions, today: LocalDay(julianDay: 0))
+    Review(waivers: [], about: .pickerLogic, baseline: nil, versions: versions, today: LocalDay(julianDay: 0))
   }
 
   /// Applies waivers and the baseline to a case: sets its review's waiver and baseline class,

@@ -13,8 +13,39 @@ import ICUOracle
 /// With a baseline, a case that newly fails (it passed in a baseline that swept it) is the
 /// waiver's only when the waiver's `scope` lists it: a waiver written for one defect does not
 /// swallow another that happens to share its check or pattern. New is news.
+///
+/// A waiver is about some subjects (`subjects`): one that explains the seeds' algorithms never
+/// waives a team's case of the same pattern, whose cause is the team's own code.
 public struct Waiver: Sendable {
+  /// Which subjects the difference a waiver explains is about.
+  public enum Subjects: String, Sendable, CaseIterable, Comparable {
+    /// The seeds' logic: the built-in subject, its mutants, an executor that says it is it.
+    case seeds
+    /// Any subject that computes with this harness's Foundation (its calendars, formatters
+    /// and data): a Foundation defect, or Foundation's data.
+    case foundation
+    /// Any subject: libicu's own age or defects, where a published table disagrees with both
+    /// ICUs. The default for a waiver that names none (a file of a team's own is about its
+    /// subject).
+    case any
+
+    /// Who, in a sentence's words.
+    public var described: String {
+      switch self {
+      case .seeds: "the seeds' logic"
+      case .foundation: "subjects that compute with Foundation"
+      case .any: "any subject"
+      }
+    }
+
+    public static func < (a: Subjects, b: Subjects) -> Bool {
+      allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    }
+  }
+
   public var id: String
+  /// The subjects it is about.
+  public var subjects: Subjects = .any
   /// The checks it applies to (any of these globs).
   public var checks: [Glob]
   /// Dimension key (`locale`, `calendar`, `fw`, `zone`, `month`, `variant`) → any of these.
@@ -228,7 +259,7 @@ public enum WaiverFile {
       }
       return text
     }
-    let known: Set<String> = ["id", "check", "match", "scope", "pattern", "triage", "reason",
+    let known: Set<String> = ["id", "subjects", "check", "match", "scope", "pattern", "triage", "reason",
                               "link", "expires", "when"]
     if let unknown = entry.keys.first(where: { !known.contains($0) }) {
       throw InputError("\(location): unknown key \"\(unknown)\"")
@@ -278,12 +309,22 @@ public enum WaiverFile {
         versions.append((key, Glob(dictionary[key] ?? "")))
       }
     }
+    var subjects = Waiver.Subjects.any
+    if let text = try string("subjects", required: false) {
+      guard let value = Waiver.Subjects(rawValue: text) else {
+        throw InputError("\(location): subjects '\(text)' is not one of "
+          + Waiver.Subjects.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      subjects = value
+    }
     let reason = try string("reason") ?? ""
     let link = try string("link") ?? ""
-    return Waiver(id: id, checks: checks.map(Glob.init), match: match, scope: scope,
-                  pattern: try string("pattern", required: false).map(Glob.init), triage: triage,
-                  reason: reason, link: link, expires: expires, versions: versions,
-                  location: location)
+    var waiver = Waiver(id: id, checks: checks.map(Glob.init), match: match, scope: scope,
+                        pattern: try string("pattern", required: false).map(Glob.init), triage: triage,
+                        reason: reason, link: link, expires: expires, versions: versions,
+                        location: location)
+    waiver.subjects = subjects
+    return waiver
   }
 }
 
@@ -310,5 +351,14 @@ extension WaiverFile {
       }
     }
     return result
+  }
+}
+
+extension WaiverFile {
+  /// The waivers about `subject` (`Waiver.subjects` among those it shares), and the others:
+  /// a waiver for the seeds' algorithms is no explanation of a team's case.
+  public static func about(_ subject: Subject, _ waivers: [Waiver]) -> (applied: [Waiver], others: [Waiver]) {
+    let shares = subject.shares
+    return (waivers.filter { shares.contains($0.subjects) }, waivers.filter { !shares.contains($0.subjects) })
   }
 }

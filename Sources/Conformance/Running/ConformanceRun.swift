@@ -67,7 +67,7 @@ public enum ConformanceRun {
     }
     var versions = try RunVersions.current()
     versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
-    let review = Review(waivers: waivers, baseline: baseline, versions: versions,
+    let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions,
                         today: LocalDay.today)
     let staging = try directory.makeStaging()
     var timing = Timing()
@@ -217,6 +217,7 @@ public enum ConformanceRun {
     info.explain = explain
     info.review.failOn = options.failOn.rawValue
     info.review.waiverFile = options.waivers?.path
+    info.review.otherSubjects = review.otherSubjects.map { RunInfo.StaleWaiver(id: $0.waiver.id, why: $0.reason) }
     info.review.baseline = review.baseline?.reference
     handler(Event(.runStarted(info)))
     let clock = ContinuousClock.now
@@ -289,6 +290,12 @@ public enum ConformanceRun {
     }
     if let stale = tally.info?.review.stale, !stale.isEmpty {
       lines.append("stale waivers: " + stale.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))
+    }
+    if let others = tally.info?.review.otherSubjects, !others.isEmpty {
+      let about = Dictionary(grouping: others, by: \.why).sorted { $0.key < $1.key }
+      lines.append("waivers not applied, about other subjects: " + about.map { why, waivers in
+        "\(waivers.count) \(why) (\(waivers.prefix(3).map(\.id).joined(separator: ", "))\(waivers.count > 3 ? ", …" : ""))"
+      }.joined(separator: "; "))
     }
     if let contradicted = tally.info?.review.contradicted, !contradicted.isEmpty {
       lines.append("contradicted waivers: " + contradicted.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))

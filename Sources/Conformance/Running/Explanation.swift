@@ -57,8 +57,10 @@ public enum Explanation {
         Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
       }[0]
     } ?? Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
-    let versions = try RunVersions.current()
-    let review = Review(waivers: waiverList, baseline: nil, versions: versions, today: LocalDay.today)
+    var versions = try RunVersions.current()
+    // The footer names the subject it ran, as the run's own does.
+    versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
+    let review = Review(waivers: waiverList, about: subject, baseline: nil, versions: versions, today: LocalDay.today)
     review.apply(&record)
     let outcome = record.outcome
     // Foundation's ICU's own view of the case, for its intermediate values.

@@ -72,7 +72,7 @@ public enum SelfTest {
                                               versions: versions)
       } else {
         var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: jobs)
-        runner.review = Review(waivers: waivers, baseline: baseline, versions: versions, today: .today)
+        runner.review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions, today: .today)
         let caught = Mutex(Catches())
         runner.run { event in
           guard case .stepEnded(let step) = event.kind else { return }

@@ -13,6 +13,7 @@ extension Subject {
   public static let contract: Subject = {
     var subject = Subject.pickerLogic
     subject.name = "Contract"
+    subject.shares = [.foundation, .any]
     subject.closes = .init { old, new, calendar in Contract.date(old, calendar) != Contract.date(new, calendar) }
     subject.selecting = .init { day, selection, calendar in
       let picked = Contract.date(day, calendar)

@@ -74,6 +74,10 @@ public struct Subject: Sendable {
   /// theirs serves them as a worker (`Worker.run(serving:)`), and the cost model never
   /// timed them.
   var isOwn = false
+  /// The known differences this subject shares (a waiver's `subjects`): the seeds' and
+  /// Foundation's for the built-in subject and its mutants, Foundation's for a team's
+  /// functions, and what an executor's `hello` says (`shares`).
+  public internal(set) var shares: Set<Waiver.Subjects> = [.seeds, .foundation, .any]
 
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
   public static let pickerLogic = Subject(

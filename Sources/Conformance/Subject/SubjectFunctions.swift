@@ -39,6 +39,7 @@ public struct SubjectFunctions: Sendable {
     subject.name = name
     subject.missing = []
     subject.isOwn = true
+    subject.shares = [.foundation, .any]
     for entry in Subject.functions where !entry.take(self, into: &subject) {
       subject.missing.insert(entry.function)
       entry.standIn(&subject)

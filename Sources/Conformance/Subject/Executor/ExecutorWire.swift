@@ -145,6 +145,9 @@ enum ExecutorWire {
     var calendars: Set<String>?
     /// Why a function is not offered, by its name.
     var reasons: [String: String]
+    /// The known differences it shares (`seeds`: it is the seeds' logic; `foundation`: it
+    /// computes with this harness's Foundation): the waivers about those apply to it too.
+    var shares: Set<Waiver.Subjects> = []
 
     /// Reads a `hello` answer, or says what is wrong with it.
     init(_ answer: JSONValue?) throws(InputError) {
@@ -175,6 +178,15 @@ enum ExecutorWire {
       if case .string(let version)? = fields["version"] { self.version = version }
       if case .array(let names)? = fields["calendars"] {
         calendars = Set(names.compactMap { if case .string(let id) = $0 { id } else { nil } })
+      }
+      if let listed = fields["shares"] {
+        guard case .array(let items) = listed else { throw InputError("its answer to hello has shares that is not an array") }
+        for item in items {
+          guard case .string(let spelling) = item, let family = Waiver.Subjects(rawValue: spelling), family != .any else {
+            throw InputError("its answer to hello shares '\(item.shown)', not one of seeds, foundation")
+          }
+          shares.insert(family)
+        }
       }
       reasons = [:]
       if case .object(let given)? = fields["reasons"] {

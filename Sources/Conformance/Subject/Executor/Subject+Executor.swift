@@ -49,6 +49,7 @@ extension Subject {
         reasons[function] = entry.value
       }
     }
+    subject.shares = hello.shares.union([.any])
     subject.executor = ExecutorSpec(command: command, hello: hello, idle: idle, log: log)
     return subject
   }

@@ -1,0 +1,88 @@
+@testable import Conformance
+import Foundation
+import ICUOracle
+import PickerLogic
+import Testing
+
+/// A waiver is about some subjects: one that explains the seeds' algorithms never waives a
+/// team's case of the same pattern, whose cause is the team's own code (issue 47).
+@Suite("Waivers scoped by subject")
+struct WaiverSubjectTests {
+  /// The shipped waivers.
+  func shipped() throws -> [Waiver] {
+    try WaiverFile.load(corpora.appendingPathComponent(Corpus.Files.waivers))
+  }
+
+  /// The case evaluated for `subject` and reviewed with the shipped waivers, as a run does.
+  func reviewed(_ text: String, subject: Subject, zones: [String], years: ClosedRange<Int>) throws -> CaseRecord {
+    let corpus = try smallCorpus(locales: ["en_US"], calendars: ["gregorian"], zones: zones, years: years)
+    let id = try CaseID(parsing: text)
+    let check = try #require(CheckCatalog.check(id.check))
+    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
+    var record = Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    let review = Review(waivers: try shipped(), about: subject, baseline: nil,
+                        versions: try RunVersions.current(), today: .today)
+    review.apply(&record)
+    return record
+  }
+
+  @Test("the seeds' 24-hour nights are waived for the seeds and not for a team whose code counts the same way")
+  func seedWaiverIsNotTheTeams() throws {
+    let text = "stay-nights|calendar=gregorian|zone=America/Sao_Paulo|month=2018-11-01"
+    let seed = try reviewed(text, subject: .pickerLogic, zones: ["America/Sao_Paulo"], years: 2018...2018)
+    #expect(seed.outcome.verdict == .failed)
+    #expect(seed.review.waiver == "seed-nights-count-24-hour-steps")
+    // A team's nights with the same arithmetic: the same failure, its own.
+    var mine = SubjectFunctions(name: "MyPicker")
+    mine.nights = { start, end, calendar in calendar.dateComponents([.day], from: start, to: end).day ?? 0 }
+    let team = try reviewed(text, subject: mine.subject, zones: ["America/Sao_Paulo"], years: 2018...2018)
+    #expect(team.outcome.pattern == seed.outcome.pattern)
+    #expect(team.review.waiver == nil)
+    #expect(team.status == .failed)
+  }
+
+  @Test("who shares what: the seeds' logic all, a team's functions and the contract Foundation's, an executor what it says")
+  func shares() throws {
+    #expect(Subject.pickerLogic.shares == [.seeds, .foundation, .any])
+    #expect(SubjectFunctions(name: "MyPicker").subject.shares == [.foundation, .any])
+    #expect(Subject.contract.shares == [.foundation, .any])
+    func hello(_ text: String) throws -> ExecutorWire.Hello {
+      try ExecutorWire.Hello(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
+    }
+    #expect(try hello(#"{"name":"py","functions":["days"]}"#).shares == [])
+    #expect(try hello(#"{"name":"py","functions":["days"],"shares":["foundation"]}"#).shares == [.foundation])
+    #expect {
+      _ = try hello(#"{"name":"py","functions":["days"],"shares":["any"]}"#)
+    } throws: { error in
+      (error as? InputError)?.message == "its answer to hello shares 'any', not one of seeds, foundation"
+    }
+  }
+
+  @Test("a team's run lists the waivers about other subjects, not as stale")
+  func otherSubjectsListed() throws {
+    let review = Review(waivers: try shipped(), about: SubjectFunctions(name: "MyPicker").subject,
+                        baseline: nil, versions: try RunVersions.current(), today: .today)
+    let others = Set(review.otherSubjects.map(\.waiver.id))
+    #expect(others.contains("seed-nights-count-24-hour-steps") && others.contains("foundation-paging-onto-skipped-day"))
+    #expect(!others.contains("cldr46-date-texts"))
+    #expect(review.otherSubjects.first?.reason == "about the seeds' logic, not MyPicker")
+    #expect(!review.inactive.contains { others.contains($0.waiver.id) })
+  }
+
+  @Test("every shipped waiver names its subjects, and a wrong one is refused with its entry")
+  func shippedNameTheirSubjects() throws {
+    let data = try Data(contentsOf: corpora.appendingPathComponent(Corpus.Files.waivers))
+    let file = try JSONDecoder().decode(JSONValue.self, from: data)
+    guard case .array(let entries)? = file.members?["waivers"] else { Issue.record("no waivers"); return }
+    let unnamed = entries.compactMap { entry -> String? in
+      entry.members?["subjects"] == nil ? entry.members?["id"]?.text ?? "?" : nil
+    }
+    #expect(unnamed.isEmpty, "\(unnamed)")
+    let text = #"{"schema": "conformance-waivers/1", "waivers": [{"id": "x", "subjects": "teams", "check": "stay-nights", "reason": "r", "link": "l"}]}"#
+    #expect {
+      _ = try WaiverFile.parse(Data(text.utf8), name: "w.json")
+    } throws: { error in
+      (error as? InputError)?.message == "w.json waiver 1 (x): subjects 'teams' is not one of seeds, foundation, any"
+    }
+  }
+}
