@@ -86,3 +86,39 @@ struct WaiverSubjectTests {
     }
   }
 }
+
+/// Every surface names the run's subject: a team's value is never labelled Foundation's
+/// (issue 47, item 3).
+@Suite("Surfaces name the run's subject")
+struct SubjectLabelTests {
+  @Test("a team's failing case reads [MyPicker] in JUnit, the page's data and results.json, and its footer names it")
+  func teamLabels() throws {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    var request = CorpusRequest(corporaDirectory: corpora)
+    request.locales = .list(["en_US"])
+    request.calendars = .list(["gregorian"])
+    request.zones = .list(["UTC"])
+    request.years = 2021...2021
+    request.firstWeekdays = [.fixed(1)]
+    var options = RunOptions(request: request, out: out)
+    options.checks = ["leading-blanks"]
+    options.jobs = 2
+    // One too many blanks in March 2021 (1 March 2021 was a Monday: 1 blank from Sunday).
+    var mine = SubjectFunctions(name: "MyPicker")
+    mine.leadingBlanks = { month, calendar in
+      let blanks = CalendarRangeSelectorLogic.leadingBlanks(inMonthOf: month, calendar: calendar)
+      return calendar.component(.month, from: month) == 3 ? blanks + 1 : blanks
+    }
+    let result = try ConformanceRun.run(options, subject: mine.subject)
+    #expect(result.status == .unexpected)
+    let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(junit.contains("actual:   2   [MyPicker]"), "\(junit)")
+    #expect(!junit.contains("[Foundation]"))
+    let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+    #expect(page.contains(#""subjectSide":"MyPicker""#))
+    let record = try runRecord(out)
+    #expect(record.run.versions.subjectFunctions == "MyPicker")
+    #expect(record.run.versions.summary.hasPrefix("subject: MyPicker, a team's functions on Foundation"))
+  }
+}

@@ -36,7 +36,9 @@ public enum ResultsJSON {
       ("swift", .string(versions.swift)),
       ("subject", .object([
         ("implementation", .string(versions.subjectExecutor.map { "executor \($0), its own data; Foundation's "
-          + "versions here are triage's" } ?? "Foundation (pure-Swift gregorian/iso8601, bundled ICU otherwise)")),
+          + "versions here are triage's" }
+          ?? ((versions.subjectFunctions.map { "\($0), a team's functions on " } ?? "")
+            + "Foundation (pure-Swift gregorian/iso8601, bundled ICU otherwise)"))),
         ("icu", versions.subjectICU.map { .string($0.icu) } ?? .null),
         ("cldr", versions.subjectICU.map { .string($0.cldr) } ?? .null),
         ("tzICU", versions.subjectICU.map { .string($0.tz) } ?? .null),

@@ -67,6 +67,7 @@ public enum ConformanceRun {
     }
     var versions = try RunVersions.current()
     versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
+    if subject.isOwn { versions.subjectFunctions = subject.name }
     let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions,
                         today: LocalDay.today)
     let staging = try directory.makeStaging()

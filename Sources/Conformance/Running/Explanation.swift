@@ -60,6 +60,7 @@ public enum Explanation {
     var versions = try RunVersions.current()
     // The footer names the subject it ran, as the run's own does.
     versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
+    if subject.isOwn { versions.subjectFunctions = subject.name }
     let review = Review(waivers: waiverList, about: subject, baseline: nil, versions: versions, today: LocalDay.today)
     review.apply(&record)
     let outcome = record.outcome

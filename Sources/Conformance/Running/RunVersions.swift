@@ -17,9 +17,16 @@ public struct RunVersions: Sendable, Codable, Equatable {
   /// The executor that answered for the subject (`py-picker 1.0 (exec:python3 x.py)`), when
   /// one did: its data and code are its own, Foundation's versions above are then triage's.
   public var subjectExecutor: String?
+  /// The team's own functions that answered for the subject (ConformanceKit), by their name:
+  /// their code, on this Foundation. `nil` for the built-in subject and an executor.
+  public var subjectFunctions: String?
 
-  /// Who answered for the subject, in reports' words: `Foundation`, or the executor's name.
-  public var subjectSide: String { subjectExecutor.map { String($0.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) } ?? "Foundation" }
+  /// Who answered for the subject, in reports' words: `Foundation` for the seeds' logic, else
+  /// the executor's or the team's subject's name.
+  public var subjectSide: String {
+    subjectExecutor.map { String($0.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
+      ?? subjectFunctions ?? "Foundation"
+  }
 
   /// Reads the versions of this process's libicu and Foundation.
   public static func current() throws -> RunVersions {
@@ -57,6 +64,10 @@ public struct RunVersions: Sendable, Codable, Equatable {
     let oracleText = "oracle: libicu \(oracle.icu) (CLDR \(oracle.cldr), tz \(oracle.tz))"
     if let subjectExecutor {
       return "subject: \(subjectExecutor), its own data; triage: Foundation on Swift \(swift) (\(subject)); "
+        + oracleText
+    }
+    if let subjectFunctions {
+      return "subject: \(subjectFunctions), a team's functions on Foundation on Swift \(swift) (\(subject)); "
         + oracleText
     }
     return "subject: Foundation on Swift \(swift) (\(subject)); " + oracleText
