@@ -13,9 +13,10 @@ import Testing
 ///     sweep.options.request.zones = .list(["UTC", "America/Sao_Paulo"])
 ///     let result = try sweep.run()
 ///
-/// The defaults are the CLI's: the core corpus, every check, the shipped waivers
-/// (`Corpora/known-differences.json`: Foundation against libicu, which a subject on this
-/// Foundation meets too), reports in a temporary directory unless `options.out` is set.
+/// The defaults are the CLI's: the core corpus, every check, the shipped waivers about
+/// Foundation and libicu (`Corpora/known-differences.json`: a subject on this Foundation
+/// meets those differences too; the waivers about the seeds' logic never apply to yours),
+/// reports in a temporary directory unless `options.out` is set.
 /// The subject runs on `options.jobs` threads unless `worker` is set: then in that many
 /// worker processes, so that a trap or a hang in it costs the cases it touches, not the test
 /// run (`ConformanceWorker`).
