@@ -301,6 +301,18 @@ struct ContractExamplesTests {
       if line.contains("\"function\":") { questions.append((id, line)) } else { answers[id] = line }
     }
     #expect(questions.count >= 30)
+    // The answers that state the contract's rules, worked out by hand from the tz facts at
+    // the top of this file, so the document is held to the facts and not only to the code.
+    func instant(_ text: String) -> String { String(Int(try! Date(text, strategy: .iso8601).timeIntervalSince1970)) }
+    // Apia's December 2011: 30 cells, the 29th at 00:00 −10, then the 31st at 00:00 +14.
+    let apia = answers[19] ?? ""
+    #expect(apia.drop { $0 != "[" }.split(separator: ",").count == 30, "\(apia)")
+    #expect(apia.hasSuffix("\(instant("2011-12-29T10:00:00Z")),\(instant("2011-12-30T10:00:00Z"))]}"), "\(apia)")
+    #expect(answers[25] == #"{"id":25,"answer":1}"#)  // Sao Paulo 4 → 5 November 2018: one date
+    #expect(answers[26] == #"{"id":26,"answer":30}"#)  // Kathmandu 1 → 31 January 1986: 30 dates
+    #expect(answers[45] == #"{"id":45,"answer":\#(instant("2018-11-04T03:00:00Z"))}"#)  // 01:00 −02
+    #expect(answers[47] == #"{"id":47,"answer":\#(instant("2020-11-01T04:00:00Z"))}"#)  // the first midnight, −04
+
     var server = ExecutorServer.Server(subject: .contract)
     for (id, question) in questions {
       // The error example asks without a member the harness always sends.

@@ -56,7 +56,8 @@ public struct FieldRoundtripCheck: Check {
     var actual: [Value] = []
     var findings: [Finding] = []
     var texts: [String] = []
-    var readings: [String] = []
+    // Each read-back and whether it is the date's first instant, for a failure's detail.
+    var readings: [(day: MonthGeometry.Day, text: String, atStart: Bool, sameDay: Bool)] = []
     for day in days {
       // The picked instant: the middle of the day, where no transition falls.
       let picked = EvaluationContext.date((day.start + day.end) / 2)
@@ -71,9 +72,7 @@ public struct FieldRoundtripCheck: Check {
         let placed = try readBack.map { (millis) throws(ICUError) in try Self.place(millis, timeline) }
         actual.append(.string("\(day.day): \(placed.map { $0.day?.description ?? $0.text } ?? "nothing")"))
         if let placed {
-          readings.append("\(day.day) read back at \(placed.text)"
-            + (readBack == day.start ? "" : placed.day == day.day ? " (not the date's first instant, "
-              + (try timeline.isoText(at: day.start)) + ")" : ""))
+          readings.append((day, placed.text, readBack == day.start, placed.day == day.day))
           if placed.day != day.day { findings.append(.otherDay) }
         } else {
           findings.append(try Self.startsAfterMidnight(day.start, timeline) ? .noMidnight : .noReading)
@@ -98,7 +97,10 @@ public struct FieldRoundtripCheck: Check {
           ? "read back by the formatter that wrote it: each day's date is expected (any instant of it)"
           : "read as an ISO 8601 date (ASCII digits, Gregorian): each day's date is expected",
         "fields: " + texts.joined(separator: ", "),
-      ] + (readings.isEmpty ? [] : ["read back: " + readings.joined(separator: "; ")]) + [
+      ] + (readings.isEmpty ? [] : ["read back: " + readings.map { reading in
+        "\(reading.day.day) read back at \(reading.text)" + (reading.atStart || !reading.sameDay ? ""
+          : " (not the date's first instant, \((try? timeline.isoText(at: reading.day.start)) ?? "?"))")
+      }.joined(separator: "; ")]) + [
 
         "days: the month's first, those a transition falls on (\(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))) and any of 29 December – 3 January",
         "written with yyyy-MM-dd in \(Self.locale), calendar \(calendarID), zone \(zone)",

@@ -37,7 +37,7 @@ public struct StayNightsCheck: Check {
     // the last. A voice that evaluates the case again asks libicu's pairs of dates (a release
     // whose transition falls on another day, or whose month starts on another day, would
     // otherwise compare answers to other questions), counted in its own zone data.
-    var asked: [(from: MonthGeometry.Day, to: MonthGeometry.Day, nights: Int)] = []
+    var asked: [(from: LocalDay, fromStart: Double, to: LocalDay, toStart: Double, nights: Int)] = []
     if let primary = context.primary {
       let primaryDays = try Self.pairs(of: id, zone: zone, calendar: calendarID, in: primary)
       let timeline = try context.oracle.timeline(zone)
@@ -50,18 +50,16 @@ public struct StayNightsCheck: Check {
           if try timeline.start(of: day) != nil { nights += 1 }
           day = day.adding(days: 1)
         }
-        asked.append((.init(day: from, start: fromStart, end: fromStart), .init(day: to, start: toStart, end: toStart),
-                      nights))
+        asked.append((from, fromStart, to, toStart, nights))
       }
     } else {
       // The existing dates from one day up to another: the days between them in the list.
-      asked = picked.map { (days[$0[0]], days[$0[1]], $0[1] - $0[0]) }
+      asked = picked.map { (days[$0[0]].day, days[$0[0]].start, days[$0[1]].day, days[$0[1]].start, $0[1] - $0[0]) }
     }
     var counts: [(label: () -> String, expected: Int, actual: Int)] = []
-    for (from, to, nights) in asked {
-      let subject = context.subject.nights(
-        EvaluationContext.date(from.start), EvaluationContext.date(to.start), calendar)
-      counts.append(({ "\(from.day) → \(to.day)" }, nights, subject))
+    for (from, fromStart, to, toStart, nights) in asked {
+      let subject = context.subject.nights(EvaluationContext.date(fromStart), EvaluationContext.date(toStart), calendar)
+      counts.append(({ "\(from) → \(to)" }, nights, subject))
     }
     // Each pair's night count on each side, with --record all.
     let values = { () -> (oracle: Value, subject: Value) in

@@ -18,7 +18,7 @@ import ICUOracle
 /// waives a team's case of the same pattern, whose cause is the team's own code.
 public struct Waiver: Sendable {
   /// Which subjects the difference a waiver explains is about.
-  public enum Subjects: String, Sendable, CaseIterable, Comparable {
+  public enum Subjects: String, Sendable, CaseIterable {
     /// The seeds' logic: the built-in subject, its mutants, an executor that says it is it.
     case seeds
     /// Any subject that computes with this harness's Foundation (its calendars, formatters
@@ -36,10 +36,6 @@ public struct Waiver: Sendable {
       case .foundation: "subjects that compute with Foundation"
       case .any: "any subject"
       }
-    }
-
-    public static func < (a: Subjects, b: Subjects) -> Bool {
-      allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
     }
   }
 

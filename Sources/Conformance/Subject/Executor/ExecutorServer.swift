@@ -282,7 +282,8 @@ public enum ExecutorServer {
         let functions = Subject.Function.allCases.map { "\"\($0)\"" }.joined(separator: ",")
         var hello = "{\"name\":"
         JSONString.append(subject.name, to: &hello)
-        let shares = subject.shares.subtracting([.any]).sorted().map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+        let shares = Waiver.Subjects.allCases.filter { $0 != .any && subject.shares.contains($0) }
+          .map { "\"\($0.rawValue)\"" }.joined(separator: ",")
         return hello + ",\"version\":\"conformance executor\",\"functions\":[\(functions)],\"shares\":[\(shares)]}"
       case "leadingBlanks":
         return String(subject.leadingBlanks(try instant(question.month, "month"), try calendar()))
