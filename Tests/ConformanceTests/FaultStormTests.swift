@@ -86,6 +86,33 @@ struct BreakerTests {
     #expect(Breaker.group(CaseID(check: "return-clamp", zone: "UTC")).description == "return-clamp")
   }
 
+  @Test("a signature that trips three calendars whole, where no case of the check completed, trips the check; one completed case anywhere keeps every calendar its own")
+  func checkTrip() {
+    var storm = Breaker(threshold: 3)
+    for _ in 0..<3 { _ = storm.faulted(g("same-day-closing", "gregorian"), signature: trap) }
+    _ = storm.faulted(g("same-day-closing", "buddhist"), signature: trap)
+    #expect(storm.trip(g("same-day-closing", "hebrew")) == nil)
+    let third = storm.faulted(g("same-day-closing", "coptic"), signature: trap)
+    #expect(third?.group == "same-day-closing · coptic")
+    // A calendar that never ran a case is not run, under the check's trip (5 faults in all).
+    let check = storm.trip(g("same-day-closing", "hebrew"))
+    #expect(check?.group == "same-day-closing")
+    #expect(check?.faults == 5)
+    #expect(check?.reason.contains("in 3 calendars of same-day-closing") == true)
+    #expect(storm.trip(g("range-roles", "hebrew")) == nil)
+    storm.notRun(g("same-day-closing", "hebrew"), count: 7)
+    #expect(storm.trips.first { $0.group == "same-day-closing" }?.notRun == 7)
+
+    // HorizonCalendar's shape: a loop in some calendars, while others complete.
+    var loop = Breaker(threshold: 3)
+    loop.completed(g("days", "gregorian"))
+    for _ in 0..<3 { _ = loop.faulted(g("days", "chinese"), signature: trap) }
+    _ = loop.faulted(g("days", "dangi"), signature: trap)
+    _ = loop.faulted(g("days", "japanese"), signature: trap)
+    #expect(loop.trip(g("days", "hebrew")) == nil)
+    #expect(loop.trips.count == 3)
+  }
+
   @Test("an executor's group (a function in one calendar and zone) trips as a whole; once a signature has tripped, each new group of the function sends one question alone")
   func executorGroups() {
     var breaker = Breaker(threshold: 3)

@@ -12,7 +12,10 @@
 /// signature that tripped before, in this group or another of the check, trips at its
 /// first fault there (the zone, or the whole group when it has no completed zone): the
 /// function is known to fault systematically, and a hang in every calendar would otherwise
-/// cost `threshold` timeouts per calendar.
+/// cost `threshold` timeouts per calendar. When one signature has tripped `threshold` whole
+/// groups of a check and no case of the check has completed anywhere, the whole check trips:
+/// every case it ran faulted alike, and a hang would otherwise cost a timeout in each of its
+/// calendars.
 ///
 /// An executor's questions go through the same breaker (`ExecutorClient`): a group is one
 /// function in one calendar and zone, without zones of its own, so it trips after
@@ -48,6 +51,8 @@ struct Breaker: Sendable {
     var faults: Int
     /// Cases of the group reported "not run".
     var notRun = 0
+    /// For a trip of a whole check: the groups (calendars) the signature tripped first.
+    var groups: Int? = nil
 
     /// The check of the group (its first part: check ids hold no " · "). A trip read back
     /// from `results.json` (a shard's) knows its group by name only.
@@ -57,7 +62,11 @@ struct Breaker: Sendable {
 
     /// Why a case of the group was not run, for its detail.
     var reason: String {
-      faults == 1
+      if let groups {
+        return "not run: the subject faulted with \(signature) in \(groups) calendars of \(group), "
+          + "and no case of the check completed (the breaker)"
+      }
+      return faults == 1
         ? "not run: the subject faulted in \(group) with \(signature), which had faulted "
           + "systematically elsewhere in this check (the breaker)"
         : "not run: the subject faulted on \(faults) cases of \(group) in a row with "
@@ -73,6 +82,10 @@ struct Breaker: Sendable {
   private var trippedZones: [Group: [String: Set<String>]] = [:]
   /// Per group, the zones where a case completed: proof that a fault is the zones' own.
   private var completedZones: [Group: Set<String>] = [:]
+  /// Checks where a case completed, in any group: proof that a fault is not the whole check's.
+  private var completedChecks: Set<String> = []
+  /// Per check and signature, the groups it tripped whole.
+  private var wholeGroups: [String: [String: Set<Group>]] = [:]
   private var tripped: [Place: Trip] = [:]
   /// Groups that have sent a question alone since a signature of their check tripped
   /// elsewhere (`probe`).
@@ -93,6 +106,7 @@ struct Breaker: Sendable {
   /// A case of `group` (in `zone`) completed: the faults before it were not in a row.
   mutating func completed(_ group: Group, zone: String? = nil) {
     streaks[Place(group: group, zone: zone)] = nil
+    completedChecks.insert(group.check)
     if let zone { completedZones[group, default: []].insert(zone) }
   }
 
@@ -126,7 +140,20 @@ struct Breaker: Sendable {
     }
     tripped[at] = trip
     trippingSignatures[group.check, default: [:]][signature] = whole || known == true
+    if whole { tripCheck(group, signature: signature) }
     return trip
+  }
+
+  /// The whole check of `group`, when `signature` has tripped `threshold` of its groups whole
+  /// and none of its cases has completed.
+  private mutating func tripCheck(_ group: Group, signature: String) {
+    let check = Place(group: Group(check: group.check), zone: nil)
+    guard check.group != group, tripped[check] == nil, !completedChecks.contains(group.check) else { return }
+    wholeGroups[group.check, default: [:]][signature, default: []].insert(group)
+    let groups = wholeGroups[group.check]?[signature] ?? []
+    guard groups.count >= threshold else { return }
+    let faults = groups.reduce(0) { $0 + (tripped[Place(group: $1, zone: nil)]?.faults ?? 0) }
+    tripped[check] = Trip(group: group.check, signature: signature, faults: faults, groups: groups.count)
   }
 
   /// The trip that covers `group` in `zone`: the group's, or that zone's.
@@ -138,6 +165,8 @@ struct Breaker: Sendable {
   private func covering(_ group: Group, zone: String?) -> Place? {
     let whole = Place(group: group, zone: nil)
     if tripped[whole] != nil { return whole }
+    let check = Place(group: Group(check: group.check), zone: nil)
+    if tripped[check] != nil { return check }
     return zone.map { Place(group: group, zone: $0) }.flatMap { tripped[$0] == nil ? nil : $0 }
   }
 

@@ -95,17 +95,23 @@ struct WorkerLimits: Sendable {
     longestJob[check] = max(longestJob[check, default: 0], jobSeconds)
   }
 
+  /// How far a storm's trip reaches, as the rule says it.
+  private static func storm(_ breaker: Breaker) -> String {
+    "the whole calendar in a storm, and the whole check once \(breaker.threshold) of its calendars "
+      + "trip so and none of its cases completed"
+  }
+
   /// The limits each check's cases were given, for `results.json`.
   func summary(checks: [String], breaker: Breaker) -> IsolationSummary {
     IsolationSummary(
       rule: fixed
         ? "a case may spend \(Self.number(caseCPU)) s of CPU (CONFORMANCE_CASE_TIMEOUT) and "
           + "\(Self.number(wallFactor)) × that in wall time; the breaker trips after \(breaker.threshold) faults in a row in "
-          + "one zone of a check and calendar (the whole calendar in a storm)"
+          + "one zone of a check and calendar (\(Self.storm(breaker)))"
         : "a case may spend \(Self.number(Self.slowestFactor)) × the CPU of the slowest case of its check "
           + "and calendar in the cost model (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s), "
           + "whatever ran before it, and \(Self.number(wallFactor)) × that in wall time; the breaker trips after "
-          + "\(breaker.threshold) faults in a row in one zone of a check and calendar (the whole calendar in a storm)",
+          + "\(breaker.threshold) faults in a row in one zone of a check and calendar (\(Self.storm(breaker)))",
       checks: checks.map { check in
         let limits = given[check] ?? (ceiling.cpu, ceiling.cpu)
         var entry = IsolationSummary.CheckLimits(
