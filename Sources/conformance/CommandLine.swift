@@ -361,6 +361,8 @@ struct CommandLineParser {
     case "--fail-on":
       options.failOn = try choice(name, try value(argument, &remaining),
                                   expected: "new, unexpected, any or none")
+    case "--oracle-stale":
+      options.oracleStale = try choice(name, try value(argument, &remaining), expected: "apart or fail")
     case "--oracle":
       options.request.oracleMode = try choice(name, try value(argument, &remaining),
                                               expected: "tables or direct")

@@ -54,8 +54,8 @@ enum Help {
     case "costs"?: ["--corpora", "--help"]
     default:
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
-       "--transitions", "--out", "--record", "--baseline", "--history", "--waivers", "--fail-on", "--jobs",
-       "--no-isolation", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
+       "--transitions", "--out", "--record", "--baseline", "--history", "--waivers", "--fail-on", "--oracle-stale",
+       "--jobs", "--no-isolation", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
        "--subject", "--subject-log", "--corpora", "--version", "--help"]
     }
   }
@@ -258,6 +258,10 @@ enum Help {
                               each), for the page's trend of new, fixed and still failing
       --fail-on <rule>        new, unexpected (new failures and unexpected passes), any or
                               none (default: unexpected)
+      --oracle-stale <how>    apart: a failure that is only libicu's older data (the published
+                              reference shows the subject following the release it declares)
+                              is counted apart as oracle-stale, which no rule counts; fail: a
+                              failure like any other (default: apart)
       --jobs <n>              worker processes (default: the number of cores)
       --no-isolation          evaluate in this process (threads) instead of worker processes
                               (faster to debug; a trap or hang in the subject ends the run)

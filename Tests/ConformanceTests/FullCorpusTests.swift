@@ -148,8 +148,10 @@ struct TriageTests {
   func keptAnswers(text: String, year: Int, triageSeesOtherInstants: Bool) throws {
     let id = try CaseID(parsing: text)
     let check = try #require(CheckCatalog.check(id.check))
-    let corpus = try smallCorpus(locales: ["en_US"], calendars: ["gregorian"],
+    var corpus = try smallCorpus(locales: ["en_US"], calendars: ["gregorian"],
                                  zones: [try #require(id.zone)], years: year...year)
+    // Foundation's ICU's voice alone: the tz releases' evaluations ask instants of their own.
+    corpus.reference = nil
     let calls = Mutex(0)
     var subject = Subject.pickerLogic
     subject.closes = .init { old, new, calendar in

@@ -59,11 +59,13 @@ public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
   /// not overturned on babel's word. Failures still read the three voices.
   func referenceJudgesPasses(_ id: CaseID, in data: ReferenceData) -> Bool { false }
 
+  func declares(_ releases: DataReleases) -> Bool { releases.cldr != nil }
+
   /// The release's narrow names for the locale, rotated to the first weekday: the explicit
   /// setting, or the release's first day for the locale (UTS #35, as the generator applies it).
   func reference(_ id: CaseID, in data: ReferenceData, side: ReferenceSide,
                  context: EvaluationContext) -> (name: String, answer: ReferenceAnswer) {
-    let (name, found) = data.cldr(for: side)
+    let (name, found) = data.cldr(for: side, subject: context.subject.releases)
     guard let cldr = found else { return (name, .missing("Corpora/reference has no \(name)")) }
     guard let spelling = id.locale, let setting = id.firstWeekday else {
       return (name, .missing("\(id) names no locale or first weekday"))

@@ -71,14 +71,14 @@ extension Corpus {
       corpus.triageProblem = ICUBackend.foundationProblem ?? "Foundation's ICU is not reachable"
     }
     let oracle = try harness { try ICUBackend.system.versions() }
-    let subjectCLDR = try ICUBackend.foundation.map { backend in try harness { try backend.versions().cldr } }
+    let foundationCLDR = try ICUBackend.foundation.map { backend in try harness { try backend.versions().cldr } }
     corpus.reference = try ReferenceData.load(
       directory: request.corporaDirectory.appendingPathComponent("reference"),
-      oracleCLDR: oracle.cldr, subjectCLDR: subjectCLDR)
+      oracleCLDR: oracle.cldr, foundationCLDR: foundationCLDR)
     corpus.reference?.oracleTZ = oracle.tz
-    // The subject claims the tz release Foundation states; its formatter also reads the
-    // system's zone files (the `system` release).
-    corpus.reference?.subjectTZ = TimeZone.timeZoneDataVersion
+    // Foundation claims the tz release it states; its formatter also reads the system's
+    // zone files (the `system` release).
+    corpus.reference?.foundationTZ = TimeZone.timeZoneDataVersion
     corpus.reference?.utcZone = corpus.utcZone
     return corpus
   }

@@ -53,8 +53,9 @@ public enum Worker {
     let waivers = try run.waivers.map { file throws(InputError) in try WaiverFile.load(file.url) } ?? []
     let baseline = try run.baseline.map { file throws(InputError) in try Baseline.load(file.url) }
     let corpus = try Corpus.load(run.request, eagerTables: false, setup: setup)
-    let versions = try RunVersions.current()
-    let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions, today: .today)
+    let versions = try RunVersions.current().naming(subject)
+    let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions, today: .today,
+                        oracleStale: run.oracleStale)
     let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
                                                      recordsValues: run.recordAll)
     let zoneClasses = corpus.zoneClasses

@@ -22,6 +22,7 @@ public struct WorkerSetup: Codable, Sendable {
     /// Check ids; empty means all.
     var checks: [String]
     var recordAll: Bool
+    var oracleStale: OracleStalePolicy
     var waivers: FilePath?
     var baseline: FilePath?
     var subjectCommand: String?
@@ -37,6 +38,7 @@ public struct WorkerSetup: Codable, Sendable {
       request = options.request
       checks = options.checks
       recordAll = options.record == .all
+      oracleStale = options.oracleStale
       waivers = options.waivers.map(FilePath.init)
       baseline = options.baseline.map(FilePath.init)
       subjectCommand = options.subjectCommand

@@ -33,7 +33,7 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
   static let members = JSONMembers.Names(
     [CaseRecord.CodingKeys.id, .step, .verdict, .pattern, .review, .actualDigest, .actual])
   static let reviewMembers = JSONMembers.Names(
-    [CaseReview.CodingKeys.waiver, .triage, .baseline, .contradicts, .outOfScope])
+    [CaseReview.CodingKeys.waiver, .triage, .baseline, .contradicts, .outOfScope, .oracleStale])
 
   /// The case in `bytes` (line `lineNumber` of `path`): from its members when they are what
   /// a case's should be, else decoded whole, which names the fault.
@@ -126,6 +126,11 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
       if read.has(4) {
         guard let waiver = read.string(4) else { return nil }
         review.outOfScope = waiver
+      }
+      if read.has(5) {
+        // Written only as `true`.
+        guard let flag = read.text(5), flag.elementsEqual("true".utf8) else { return nil }
+        review.oracleStale = true
       }
     }
     var record = CaseRecord(

@@ -77,6 +77,7 @@ struct CaseLineWriter {
         if let expected = review.triageExpected {
           members.member(R.triageExpected, &writer) { $0.value(expected) }
         }
+        if review.oracleStale == true { members.member(R.oracleStale, &writer) { $0.value(.bool(true)) } }
         if let waiver = review.outOfScope { members.member(R.outOfScope, &writer) { $0.string(waiver) } }
         if let triage = review.triage { members.member(R.triage, &writer) { $0.string(triage.rawValue) } }
         if let waiver = review.waiver { members.member(R.waiver, &writer) { $0.string(waiver) } }

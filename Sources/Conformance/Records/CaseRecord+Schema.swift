@@ -79,6 +79,10 @@ extension CaseRecord {
       .object([("type", .string("string")), ("description", .string(
         "a waiver that matched the case by check, dimensions and pattern but whose claimed triage the "
           + "case's contradicts (it did not waive the case)"))])
+    case .oracleStale:
+      .object([("const", .bool(true)), ("description", .string(
+        "counted apart as oracle-stale, not failed: the reference shows the subject following the release it "
+          + "declares and libicu its own older one (--oracle-stale apart)"))])
     case .outOfScope:
       .object([("type", .string("string")), ("description", .string(
         "a waiver that would have waived the case, but the case newly fails against the baseline and the "

@@ -22,7 +22,9 @@ public struct CaseRecord: Sendable, Equatable {
 
   /// The status the reports count: the verdict as the review reads it.
   public var status: CaseStatus {
-    guard review.waiver != nil else { return CaseStatus(outcome.verdict) }
+    guard review.waiver != nil else {
+      return review.oracleStale == true && outcome.verdict == .failed ? .oracleStale : CaseStatus(outcome.verdict)
+    }
     return outcome.verdict == .passed ? .unexpectedPass : .waived
   }
 
@@ -38,7 +40,7 @@ public struct CaseRecord: Sendable, Equatable {
   /// that is new, a new case or changed (every unwaived failure without a baseline). A new
   /// failure that a waiver matches but does not list in its scope is one (`outOfScope`).
   public var isNewFailure: Bool {
-    guard outcome.isFailure, review.waiver == nil else { return false }
+    guard outcome.isFailure, review.waiver == nil, review.oracleStale != true else { return false }
     switch review.baseline {
     case nil, .newFailure?, .newCase?, .changed?: return true
     case .stillFailing?, .fixed?, .removed?: return false
@@ -78,6 +80,9 @@ public struct CaseReview: Sendable, Equatable, Codable {
   /// A waiver that would have waived the case, but the case newly fails against the
   /// baseline and the waiver's scope does not list it: it was written for other cases.
   public var outOfScope: String?
+  /// Counted apart as `oracle-stale` (`CaseStatus.oracleStale`), not as a failure: set by a
+  /// review whose `--oracle-stale` is `apart` on a failure that triage finds `oracle-stale`.
+  public var oracleStale: Bool?
 
   public init(waiver: String? = nil, triage: Triage? = nil, triageExpected: Value? = nil,
               baseline: Baseline.Class? = nil) {
@@ -89,7 +94,7 @@ public struct CaseReview: Sendable, Equatable, Codable {
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case waiver, triage, triageExpected = "expectedFoundationICU", baseline, contradicts
-    case outOfScope
+    case outOfScope, oracleStale
   }
 }
 

@@ -7,11 +7,13 @@ public struct StatusCounts: Sendable, Equatable, Codable {
   public var errored = 0
   public var skipped = 0
   public var waived = 0
+  /// Failures that are only libicu's older data (`CaseStatus.oracleStale`).
+  public var oracleStale = 0
   public var unexpectedPass = 0
 
   public init() {}
 
-  public var total: Int { passed + failed + errored + skipped + waived + unexpectedPass }
+  public var total: Int { passed + failed + errored + skipped + waived + oracleStale + unexpectedPass }
 
   public mutating func add(_ status: CaseStatus) {
     switch status {
@@ -20,6 +22,7 @@ public struct StatusCounts: Sendable, Equatable, Codable {
     case .errored: errored += 1
     case .skipped: skipped += 1
     case .waived: waived += 1
+    case .oracleStale: oracleStale += 1
     case .unexpectedPass: unexpectedPass += 1
     }
   }
@@ -30,24 +33,29 @@ public struct StatusCounts: Sendable, Equatable, Codable {
     errored += other.errored
     skipped += other.skipped
     waived += other.waived
+    oracleStale += other.oracleStale
     unexpectedPass += other.unexpectedPass
   }
 
   enum CodingKeys: String, CodingKey {
-    case cases, passed, failed, errored, skipped, waived, unexpectedPass = "unexpectedPasses"
+    case cases, passed, failed, errored, skipped, waived, oracleStale, unexpectedPass = "unexpectedPasses"
   }
 
   /// Each status's count and its key, in the order every reader and writer of the counts
   /// (results.json, step records, `compare`) gives them; `cases`, their total, comes first.
   static let fields: [(key: CodingKeys, path: WritableKeyPath<StatusCounts, Int> & Sendable)] = [
     (.passed, \.passed), (.failed, \.failed), (.errored, \.errored), (.skipped, \.skipped),
-    (.waived, \.waived), (.unexpectedPass, \.unexpectedPass),
+    (.waived, \.waived), (.oracleStale, \.oracleStale), (.unexpectedPass, \.unexpectedPass),
   ]
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init()
-    for (key, path) in Self.fields { self[keyPath: path] = try container.decode(Int.self, forKey: key) }
+    for (key, path) in Self.fields {
+      // Counts written before oracle-stale was a status have none.
+      self[keyPath: path] = key == .oracleStale ? try container.decodeIfPresent(Int.self, forKey: key) ?? 0
+        : try container.decode(Int.self, forKey: key)
+    }
     if let cases = try container.decodeIfPresent(Int.self, forKey: .cases), cases != total {
       throw DecodingError.dataCorruptedError(
         forKey: .cases, in: container,

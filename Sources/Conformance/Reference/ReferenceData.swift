@@ -62,15 +62,16 @@ public struct ReferenceData: Sendable {
   public var calendars: [String: CalendarTable] = [:]
   /// Unicode's Script property, for the script a text's letters are written in.
   public var letterScripts: LetterScripts?
-  /// tz releases by name (`2022e`, `system`), and the one each side claims.
+  /// tz releases by name (`2022e`, `system`), and the one each ICU claims (the subject's is
+  /// the one it declares, `Subject.releases`).
   public var zones: [String: ZoneRelease] = [:]
   public var oracleTZ: String?
-  public var subjectTZ: String?
+  public var foundationTZ: String?
   /// The run's zone for UTC: `UTC`, or the zone the run folds it into.
   public var utcZone: String?
-  /// The releases each side claims: libicu's and Foundation's ICU's CLDR (major release).
+  /// The CLDR release each ICU claims: libicu's and Foundation's ICU's (major release).
   public var oracleCLDR: String
-  public var subjectCLDR: String?
+  public var foundationCLDR: String?
 
   /// The newest CLDR release the reference carries.
   public var newestCLDR: CLDRRelease? {
@@ -82,9 +83,9 @@ public struct ReferenceData: Sendable {
   /// Reads `directory` (`Corpora/reference`), or `nil` when the corpora have none.
   ///
   /// - Parameters:
-  ///   - oracleCLDR, subjectCLDR: each side's CLDR version as its ICU states it (`42.0`).
+  ///   - oracleCLDR, foundationCLDR: each ICU's CLDR version as it states it (`42.0`).
   /// - Throws: `InputError` naming the file and line of a malformed row (exit 2).
-  public static func load(directory: URL, oracleCLDR: String, subjectCLDR: String?)
+  public static func load(directory: URL, oracleCLDR: String, foundationCLDR: String?)
     throws(InputError) -> ReferenceData?
   {
     let cldrDirectory = directory.appendingPathComponent("cldr")
@@ -117,7 +118,7 @@ public struct ReferenceData: Sendable {
       }
     }
     var data = ReferenceData(cldr: cldr, oracleCLDR: major(oracleCLDR),
-                             subjectCLDR: subjectCLDR.map(major))
+                             foundationCLDR: foundationCLDR.map(major))
     let zoneDirectory = directory.appendingPathComponent("tz")
     for release in ((try? FileManager.default.contentsOfDirectory(atPath: zoneDirectory.path)) ?? []).sorted() {
       let url = zoneDirectory.appendingPathComponent(release).appendingPathComponent("transitions.tsv.gz")

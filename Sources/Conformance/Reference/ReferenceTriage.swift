@@ -2,10 +2,11 @@ import Foundation
 import ICUOracle
 
 /// Whose claim a reference value is read for: the oracle's release (libicu's CLDR), the
-/// subject's (Foundation's ICU's), or the newest the reference carries. Month tables have
-/// one release, which every side is held to.
+/// subject's (the release it declares, `Subject.releases`), Foundation's ICU's (triage's
+/// second ICU; the subject's too for the seeds' logic), or the newest the reference carries.
+/// Month tables have one release, which every side is held to.
 enum ReferenceSide: CaseIterable {
-  case oracle, subject, newest
+  case oracle, subject, foundation, newest
 }
 
 /// A check the published reference covers: it computes a case's expectation from the
@@ -17,6 +18,13 @@ protocol ReferenceChecked: Check {
   /// Whether the reference may fail a case the subject and libicu agree on (`shared-defect`):
   /// only where its values are vetted data, and once per fact rather than once per zone.
   func referenceJudgesPasses(_ id: CaseID, in data: ReferenceData) -> Bool
+  /// Whether `releases` name the release this check's reference is read at (a CLDR
+  /// release for the weekday checks; month tables have one release for every side).
+  func declares(_ releases: DataReleases) -> Bool
+}
+
+extension ReferenceChecked {
+  func declares(_ releases: DataReleases) -> Bool { true }
 }
 
 /// What one release of the reference says of a case.
@@ -33,15 +41,18 @@ enum ReferenceAnswer: Equatable {
 }
 
 extension ReferenceData {
-  /// The CLDR release a side claims, as the weekday checks read it.
-  func cldr(for side: ReferenceSide) -> (name: String, release: CLDRRelease?) {
+  /// The CLDR release a side claims, as the weekday checks read it (`subject`: the releases
+  /// the run's subject declares).
+  func cldr(for side: ReferenceSide, subject: DataReleases) -> (name: String, release: CLDRRelease?) {
     let key: String? = switch side {
     case .oracle: oracleCLDR
-    case .subject: subjectCLDR
+    case .subject: subject.cldrRelease
+    case .foundation: foundationCLDR
     case .newest: newestCLDR?.release
     }
-    let release = key.flatMap { cldr[$0] }
-    return (release?.name ?? "CLDR \(key ?? "?")", release)
+    guard let key else { return ("the subject's CLDR (it declares none)", nil) }
+    let release = cldr[key]
+    return (release?.name ?? "CLDR \(key)", release)
   }
 
   /// A case's triage by three voices, and the detail lines that show each release's value
@@ -52,11 +63,13 @@ extension ReferenceData {
               context: EvaluationContext) -> (triage: Triage, detail: [String])
   {
     var values: [ReferenceSide: Value] = [:]
+    var names: [ReferenceSide: String] = [:]
     var detail: [String] = []
     var shown: Set<String> = []
     for side in ReferenceSide.allCases {
       let (name, answer) = check.reference(id, in: self, side: side, context: context)
       values[side] = answer.value
+      names[side] = name
       guard shown.insert(name).inserted else { continue }
       switch answer {
       case .value(let value, let note):
@@ -65,12 +78,19 @@ extension ReferenceData {
         detail.append("reference \(name): no value (\(why))")
       }
     }
-    guard let oracleRelease = values[.oracle], let subjectRelease = values[.subject] else {
-      return (.noReference, detail)
+    guard let oracleRelease = values[.oracle] else { return (.noReference, detail) }
+    guard let subjectRelease = values[.subject] else {
+      // A release the subject does not declare decides nothing for it.
+      return (check.declares(context.subject.releases) ? .noReference : .undeclared, detail)
     }
     let triage = Triage.classify(oracle: outcome.expected, subject: outcome.actual,
                                  subjectICU: subjectICU, oracleRelease: oracleRelease,
-                                 subjectRelease: subjectRelease)
+                                 subjectRelease: subjectRelease,
+                                 foundationRelease: values[.foundation] ?? subjectRelease)
+    if triage == .oracleStale, let subject = names[.subject], let oracle = names[.oracle] {
+      detail.append("oracle-stale: the subject follows \(subject), the release it declares; libicu follows "
+        + "\(oracle), its own older release")
+    }
     return (triage, detail)
   }
 }

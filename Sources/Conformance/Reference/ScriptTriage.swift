@@ -17,8 +17,9 @@ extension ReferenceData {
     -> (triage: Triage, detail: [String])?
   {
     guard let locale = id.locale, let letters = letterScripts, let subjectICU else { return nil }
-    let (oracleName, oracleRelease) = cldr(for: .oracle)
-    let (subjectName, subjectRelease) = cldr(for: .subject)
+    // The script as both ICUs' releases state it: the finding is that the subject leaves it.
+    let (oracleName, oracleRelease) = cldr(for: .oracle, subject: DataReleases())
+    let (subjectName, subjectRelease) = cldr(for: .foundation, subject: DataReleases())
     guard let script = oracleRelease?.scripts[locale], subjectRelease?.scripts[locale] == script
     else { return nil }
     let admitted = LetterScripts.admitted(by: script)

@@ -7,6 +7,12 @@ protocol ZoneReferenceChecked: Check {}
 
 extension MonthDaysCheck: ZoneReferenceChecked {}
 extension FieldRoundtripCheck: ZoneReferenceChecked {}
+extension MonthGridCheck: ZoneReferenceChecked {}
+extension MonthPagingCheck: ZoneReferenceChecked {}
+extension RangeRolesCheck: ZoneReferenceChecked {}
+extension SameDayClosingCheck: ZoneReferenceChecked {}
+extension StayNightsCheck: ZoneReferenceChecked {}
+extension ReturnClampCheck: ZoneReferenceChecked {}
 
 extension EvaluationContext {
   /// This worker's context whose zones are `release`'s (kept per release), sharing the
@@ -33,9 +39,12 @@ extension ReferenceData {
   func zoneTriage(_ id: CaseID, check: any Check, outcome: Outcome, second: Outcome,
                   context: EvaluationContext) -> (triage: Triage, detail: [String])?
   {
-    guard let zone = id.zone, let oracleTZ, let subjectTZ, let atOracleRelease = zones[oracleTZ],
-      let atSubjectRelease = zones[subjectTZ]
+    // The subject is held to the release it declares; one that declares none is left to two
+    // voices.
+    guard let zone = id.zone, let oracleTZ, let subjectTZ = context.subject.releases.tz,
+      let atOracleRelease = zones[oracleTZ], let atSubjectRelease = zones[subjectTZ]
     else { return nil }
+    let atFoundationRelease = foundationTZ.flatMap { zones[$0] } ?? atSubjectRelease
     // The releases vary the zone only: where the two ICUs' months differ (libicu 72's Chinese
     // months), the zone is not the question, and two voices decide.
     if let calendar = id.calendar, let day = id.month,
@@ -69,8 +78,12 @@ extension ReferenceData {
     }
     let atOracle = evaluate(atOracleRelease)
     let atSubject = atSubjectRelease === atOracleRelease ? atOracle : evaluate(atSubjectRelease)
+    let atFoundation = atFoundationRelease === atSubjectRelease ? atSubject
+      : atFoundationRelease === atOracleRelease ? atOracle : evaluate(atFoundationRelease)
     let atSystem = zones["system"].flatMap { $0 === atSubjectRelease ? nil : evaluate($0) }
-    guard let atOracle, let atSubject else { return (.noReference, detail) }
+    // A release that cannot compute the case (a zone it lacks, a date before its tables)
+    // decides nothing: two voices do.
+    guard let atOracle, let atSubject, let atFoundation else { return nil }
     guard second.verdict == .passed || second.verdict == .failed else { return (.unclassified, detail) }
     func same(_ a: Outcome, _ b: Outcome) -> Bool {
       switch (a.verdict, b.verdict) {
@@ -82,7 +95,7 @@ extension ReferenceData {
     var voices = Triage.Voices(
       subjectMatchesItsRelease: atSubject.verdict == .passed,
       oracleMatchesItsRelease: same(outcome, atOracle),
-      subjectICUMatchesItsRelease: same(second, atSubject),
+      subjectICUMatchesItsRelease: same(second, atFoundation),
       oracleAgreesWithSubjectICU: second.verdict == .failed && second.expected == outcome.expected,
       subjectAgreesWithSubjectICU: second.verdict == .passed)
     if let atSystem {
@@ -99,6 +112,10 @@ extension ReferenceData {
     // not) than of data: two voices decide those.
     let triage = Triage.classify(voices)
     guard [.oracleStale, .logicDefect, .subjectData].contains(triage) else { return nil }
+    if triage == .oracleStale {
+      detail.append("oracle-stale: the subject follows \(atSubjectRelease.name), the release it declares; "
+        + "libicu follows \(atOracleRelease.name), its own older release")
+    }
     if triage == .subjectData && !voices.subjectMatchesOtherData { return nil }
     return (triage, detail)
   }

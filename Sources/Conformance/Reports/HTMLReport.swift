@@ -133,6 +133,10 @@ public enum HTMLReport {
       + (notRun > 0 ? " (\(number(notRun)) of them not run)" : ""))
     parts.append(linked(counted(totals.unexpectedPass, "unexpected pass", plural: "unexpected passes"),
                         "status=unexpected-pass", totals.unexpectedPass))
+    if totals.oracleStale > 0 {
+      parts.append(linked("\(number(totals.oracleStale)) oracle-stale (libicu's data older, not failures)",
+                          "status=oracle-stale", totals.oracleStale))
+    }
     return "<div id=\"verdict\" class=\"verdict \(fires ? "bad" : "good")\">"
       + "<strong>\(escape(exit))</strong><br>\(parts.joined(separator: " · "))</div>"
   }
@@ -209,6 +213,7 @@ public enum HTMLReport {
   static func totalsText(_ totals: StatusCounts) -> String {
     "\(number(totals.total)) cases: ✔ \(number(totals.passed)) passed · ✘ \(number(totals.failed)) failed · "
       + "⚠ \(number(totals.errored)) errored · ◐ \(number(totals.waived)) waived · "
+      + "◑ \(number(totals.oracleStale)) oracle-stale · "
       + "! \(number(totals.unexpectedPass)) unexpected passes · ○ \(number(totals.skipped)) skipped"
   }
 

@@ -100,6 +100,7 @@ public enum JUnitXML {
     switch kind {
     case .waived(let id): "known differences · waived by \(id)"
     case .stillFailing: "known differences · still failing"
+    case .oracleStale: "known differences · oracle-stale (libicu's data is older)"
     case .unexpectedPass: "known differences · passing against a waiver"
     case .uncounted: "known differences · not counted"
     }
@@ -159,6 +160,10 @@ public enum JUnitXML {
       return "\(cases) still failing: no baseline given (--baseline)"
     case .stillFailing:
       return "\(cases) still failing since \(review?.baseline?.started ?? "the baseline") (not counted by --fail-on \(rule))"
+    case .oracleStale:
+      return "\(cases) failed only because libicu's data is older: the published reference shows the "
+        + "subject following the release it declares and libicu its own (oracle-stale, counted by no "
+        + "--fail-on rule; --oracle-stale fail makes them failures)"
     case .unexpectedPass:
       return "\(cases) passed against their waiver (not counted by --fail-on \(rule))"
     case .uncounted:

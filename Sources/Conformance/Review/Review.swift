@@ -12,6 +12,8 @@ public final class Review: Sendable {
   /// about: not applied, and not stale either.
   public let otherSubjects: [(waiver: Waiver, reason: String)]
   public let baseline: Baseline?
+  /// What a failure that triage finds `oracle-stale` becomes (`--oracle-stale`).
+  public let oracleStale: OracleStalePolicy
   /// Per check id: the waivers that name it or match it by glob, in file order.
   private let byCheck: [String: [Int]]
   private let wildcard: [Int]
@@ -21,7 +23,8 @@ public final class Review: Sendable {
   private let wildcardForPasses: [Int]
 
   public init(waivers file: [Waiver], about subject: Subject, baseline: Baseline?,
-              versions: RunVersions, today: LocalDay) {
+              versions: RunVersions, today: LocalDay, oracleStale: OracleStalePolicy = .apart) {
+    self.oracleStale = oracleStale
     let (all, others) = WaiverFile.about(subject, file)
     otherSubjects = others.map { ($0, "about \($0.subjects.described), not \(subject.name)") }
     var active: [Waiver] = []
@@ -70,6 +73,11 @@ public final class Review: Sendable {
   public func apply(_ record: inout CaseRecord) {
     let baselineClass = baseline?.classify(record)
     record.review.baseline = baselineClass
+    // libicu's older data is not the subject's failure, and needs no waiver.
+    if oracleStale == .apart, record.outcome.verdict == .failed, record.review.triage == .oracleStale {
+      record.review.oracleStale = true
+      return
+    }
     let newlyFailing = baselineClass == .newFailure
     // In file order: the first waiver that matches explains the case.
     let verdict = record.outcome.verdict
@@ -118,6 +126,16 @@ public final class Review: Sendable {
           + ": it was written for other cases, so this new failure is not waived")
     }
   }
+}
+
+/// What a case that fails only because libicu's data is older becomes (`--oracle-stale`):
+/// the published reference shows the subject following the release it declares, and libicu
+/// its own older release.
+public enum OracleStalePolicy: String, Sendable, Codable, CaseIterable {
+  /// Counted and shown apart as `oracle-stale`, never a failure (the default).
+  case apart
+  /// A failure, as before subjects declared their releases: a waiver must explain it.
+  case fail
 }
 
 /// When the run's exit status is 1 (`--fail-on`).

@@ -21,6 +21,9 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
   case logicDefect = "logic-defect"
   /// The reference has no value for the case; the detail says why.
   case noReference = "no-reference"
+  /// The subject declares no release of the data the check reads (its CLDR or tz): which
+  /// side departs from its release is not known; the detail shows each release's value.
+  case undeclared = "undeclared-release"
   /// Two voices only (no reference covers the check): the subject agrees with its own ICU and
   /// libicu differs. Which side's data departs from its release is not known.
   case dataDrift = "data-drift"
@@ -44,13 +47,16 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
   ///   - oracle: libicu's expectation; `subject`: the subject's answer (they differ).
   ///   - subjectICU: the expectation through Foundation's own ICU, `nil` when it could not
   ///     be computed.
-  ///   - oracleRelease, subjectRelease: the reference at the release each side claims.
+  ///   - oracleRelease, subjectRelease: the reference at the release each side claims (the
+  ///     subject's: the one it declares); `foundationRelease`: at Foundation's ICU's, which
+  ///     `subjectICU` is held to (the subject's own for the seeds' logic).
   public static func classify(oracle: Value, subject: Value, subjectICU: Value?,
-                              oracleRelease: Value, subjectRelease: Value) -> Triage {
+                              oracleRelease: Value, subjectRelease: Value,
+                              foundationRelease: Value? = nil) -> Triage {
     guard let subjectICU else { return .unclassified }
     return classify(Voices(subjectMatchesItsRelease: subject == subjectRelease,
                            oracleMatchesItsRelease: oracle == oracleRelease,
-                           subjectICUMatchesItsRelease: subjectICU == subjectRelease,
+                           subjectICUMatchesItsRelease: subjectICU == (foundationRelease ?? subjectRelease),
                            oracleAgreesWithSubjectICU: oracle == subjectICU,
                            subjectAgreesWithSubjectICU: subject == subjectICU))
   }

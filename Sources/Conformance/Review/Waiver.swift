@@ -172,13 +172,13 @@ public struct Waiver: Sendable {
       case "libicu": run.oracle.icu
       case "foundationICU": run.subjectICU?.icu
       case "oracleCLDR": run.oracle.cldr
-      case "subjectCLDR": run.subjectICU?.cldr
+      case "subjectCLDR": run.judgedReleases.cldr
       case "oracleTZ": run.oracle.tz
-      case "subjectTZ": run.subjectTimeZoneData
+      case "subjectTZ": run.judgedReleases.tz
       default: nil
       }
       guard let value, glob.matches(value) else {
-        return "\(key) is \(value ?? "unknown"), not \(glob)"
+        return "\(key) is \(value ?? "not declared by the subject"), not \(glob)"
       }
     }
     return nil

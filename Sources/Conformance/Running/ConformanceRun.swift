@@ -66,10 +66,9 @@ public enum ConformanceRun {
         + "--time-zones values together)")
     }
     var versions = try RunVersions.current()
-    versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
-    if subject.isOwn { versions.subjectFunctions = subject.name }
+    versions = versions.naming(subject)
     let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions,
-                        today: LocalDay.today)
+                        today: LocalDay.today, oracleStale: options.oracleStale)
     let staging = try directory.makeStaging()
     var timing = Timing()
     timing.load = (ContinuousClock.now - started).seconds
@@ -282,6 +281,7 @@ public enum ConformanceRun {
       "\(HTMLReport.number(totals.total)) cases in \(String(format: "%.1f", tally.elapsed)) s: "
         + "\(HTMLReport.number(totals.passed)) passed, \(HTMLReport.number(totals.failed)) failed, "
         + "\(HTMLReport.number(totals.errored)) errored, \(HTMLReport.number(totals.waived)) waived, "
+        + "\(HTMLReport.number(totals.oracleStale)) oracle-stale (libicu's data older), "
         + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, "
         + "\(HTMLReport.number(totals.skipped)) skipped",
     ]

@@ -59,8 +59,7 @@ public enum Explanation {
     } ?? Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
     var versions = try RunVersions.current()
     // The footer names the subject it ran, as the run's own does.
-    versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
-    if subject.isOwn { versions.subjectFunctions = subject.name }
+    versions = versions.naming(subject)
     let review = Review(waivers: waiverList, about: subject, baseline: nil, versions: versions, today: LocalDay.today)
     review.apply(&record)
     let outcome = record.outcome
@@ -105,6 +104,8 @@ public enum Explanation {
     let counted = FailOn.unexpected.counts(record)
     lines.append(counted ? "exit 1: this case would fail a run (--fail-on unexpected)"
       : record.status == .waived ? "exit 0: a known difference, explained by its waiver"
+      : record.status == .oracleStale ? "exit 0: oracle-stale, libicu's data is older than the release the "
+        + "subject declares (the reference above decides; --oracle-stale fail would count it)"
       : "exit 0: this case would not fail a run")
     return (counted ? .unexpected : .clean, lines)
   }

@@ -31,6 +31,8 @@ public struct RunOptions: Sendable {
   public var history: URL?
   /// When the exit status is 1.
   public var failOn = FailOn.unexpected
+  /// What a failure that is only libicu's older data becomes.
+  public var oracleStale = OracleStalePolicy.apart
   /// The command of an executor that answers the subject's questions (`--subject exec:`);
   /// `nil`: the seeds' logic, `PickerLogic`.
   public var subjectCommand: String?
@@ -82,6 +84,7 @@ public struct RunOptions: Sendable {
       ("waivers", waivers?.path ?? "none"),
       ("baseline", baseline?.path ?? "none"),
       ("fail-on", failOn.rawValue),
+      ("oracle-stale", oracleStale.rawValue),
       ("out", out.path),
     ]
     return pairs.map(RunInfo.RunOption.init)

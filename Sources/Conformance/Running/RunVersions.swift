@@ -20,12 +20,30 @@ public struct RunVersions: Sendable, Codable, Equatable {
   /// The team's own functions that answered for the subject (ConformanceKit), by their name:
   /// their code, on this Foundation. `nil` for the built-in subject and an executor.
   public var subjectFunctions: String?
+  /// The data releases the run's subject declares (`Subject.releases`): what triage and a
+  /// waiver's `subjectCLDR`/`subjectTZ` judge it by. Foundation's for the seeds' logic; an
+  /// executor's from its `hello` (none when it declares none). `nil` in results written
+  /// before subjects declared releases, which were judged by Foundation's.
+  public var subjectReleases: DataReleases?
+
+  /// The releases the subject is judged by (`subjectReleases`, else Foundation's).
+  public var judgedReleases: DataReleases { subjectReleases ?? .foundation }
 
   /// Who answered for the subject, in reports' words: `Foundation` for the seeds' logic, else
   /// the executor's or the team's subject's name.
   public var subjectSide: String {
     subjectExecutor.map { String($0.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
       ?? subjectFunctions ?? "Foundation"
+  }
+
+  /// These versions with the run's subject named: its executor or team functions, and the
+  /// data releases it declares.
+  public func naming(_ subject: Subject) -> RunVersions {
+    var versions = self
+    versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
+    versions.subjectFunctions = subject.isOwn ? subject.name : nil
+    versions.subjectReleases = subject.releases
+    return versions
   }
 
   /// Reads the versions of this process's libicu and Foundation.
@@ -63,12 +81,13 @@ public struct RunVersions: Sendable, Codable, Equatable {
       ?? "tz \(subjectTimeZoneData); its ICU is not visible: \(subjectICUProblem ?? "?")"
     let oracleText = "oracle: libicu \(oracle.icu) (CLDR \(oracle.cldr), tz \(oracle.tz))"
     if let subjectExecutor {
-      return "subject: \(subjectExecutor), its own data; triage: Foundation on Swift \(swift) (\(subject)); "
-        + oracleText
+      return "subject: \(subjectExecutor), \(judgedReleases.summary); "
+        + "triage's second ICU: Foundation on Swift \(swift) (\(subject)); " + oracleText
     }
     if let subjectFunctions {
-      return "subject: \(subjectFunctions), a team's functions on Foundation on Swift \(swift) (\(subject)); "
-        + oracleText
+      let declared = judgedReleases == .foundation ? "" : ", declaring \(judgedReleases.summary)"
+      return "subject: \(subjectFunctions), a team's functions on Foundation on Swift \(swift) (\(subject))"
+        + declared + "; " + oracleText
     }
     return "subject: Foundation on Swift \(swift) (\(subject)); " + oracleText
   }

@@ -53,7 +53,7 @@ public enum SelfTest {
     let corpus = try Corpus.load(CorpusRequest(corporaDirectory: corporaDirectory))
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)
     let waivers = try WaiverFile.load(corporaDirectory.appendingPathComponent(Corpus.Files.waivers))
-    let versions = try RunVersions.current()
+    let versions = try RunVersions.current().naming(.pickerLogic)
     var rows: [Row] = []
     let subjects = [("PickerLogic", "none: the seeds' logic", Subject.pickerLogic, plan)]
       + mutants.map { mutant in

@@ -78,6 +78,12 @@ public struct Subject: Sendable {
   /// Foundation's for the built-in subject and its mutants, Foundation's for a team's
   /// functions, and what an executor's `hello` says (`shares`).
   public internal(set) var shares: Set<Waiver.Subjects> = [.seeds, .foundation, .any]
+  /// The data releases the subject declares (`DataReleases`); `nil`: Foundation's, which the
+  /// seeds' logic and a team's Swift functions compute with unless the team says otherwise.
+  var declaredReleases: DataReleases?
+
+  /// The releases triage judges this subject's answers against.
+  public var releases: DataReleases { declaredReleases ?? .foundation }
 
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
   public static let pickerLogic = Subject(

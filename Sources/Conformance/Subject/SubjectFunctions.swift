@@ -28,8 +28,13 @@ public struct SubjectFunctions: Sendable {
                                      _ actions: [DisclosureAction], _ calendar: Calendar,
                                      _ locale: Locale) -> [DisclosureSnapshot])?
 
-  public init(name: String) {
+  /// The data releases these functions compute with, when not this Foundation's (a bundled
+  /// CLDR or tz): triage reads the published reference at them.
+  public var releases: DataReleases?
+
+  public init(name: String, releases: DataReleases? = nil) {
     self.name = name
+    self.releases = releases
   }
 
   /// The subject the checks call: the functions given, and for each missing one a stand-in
@@ -40,6 +45,7 @@ public struct SubjectFunctions: Sendable {
     subject.missing = []
     subject.isOwn = true
     subject.shares = [.foundation, .any]
+    subject.declaredReleases = releases
     for entry in Subject.functions where !entry.take(self, into: &subject) {
       subject.missing.insert(entry.function)
       entry.standIn(&subject)

@@ -3,7 +3,7 @@
 window.addEventListener("error", e => { document.documentElement.dataset.error = String(e.message); });
 const D = JSON.parse(document.getElementById("data").textContent);
 const app = document.getElementById("app");
-const ICON = {"passed": "✔", "failed": "✘", "errored": "⚠", "waived": "◐", "unexpected-pass": "!", "skipped": "○"};
+const ICON = {"passed": "✔", "failed": "✘", "errored": "⚠", "waived": "◐", "oracle-stale": "◑", "unexpected-pass": "!", "skipped": "○"};
 const FILTERS = ["check", "calendar", "locale", "zone", "status", "triage", "new"];
 const DIMENSIONS = ["calendar", "locale", "zone"];
 const fmt = n => Number(n).toLocaleString("en-US");
@@ -61,7 +61,7 @@ function writeFilters(state) {
 // Every value a fragment can name: the run's checks and statuses, every triage class and
 // dimension value of a failure.
 const VALUES = {check: new Set(D.checks.map(c => c.id)),
-                status: new Set(["failed", "errored", "waived", "unexpected-pass"]),
+                status: new Set(["failed", "errored", "waived", "oracle-stale", "unexpected-pass"]),
                 triage: new Set(["none"]), calendar: new Set(), locale: new Set(), zone: new Set()};
 for (const c of D.clusters) {
   VALUES.triage.add(c.triage || "none");
@@ -364,10 +364,10 @@ function render() {
     "Lighter is a higher pass rate (waived differences included); ", el("span", {class: "failed"}, "■ red"),
     " only where --fail-on " + D.review.failOn + " counts a case. Hover a cell for its numbers."), maps));
   app.append(section("Checks", table(["check", "what it compares", "cases", "cross product", "passed",
-    "failed", "waived", "errored", "skipped", "locales", "calendars", "first weekdays", "zones", "months",
+    "failed", "waived", "oracle-stale", "errored", "skipped", "locales", "calendars", "first weekdays", "zones", "months",
     "zone-months folded into an equivalent zone"],
     D.checks.map(c => [el("code", {}, c.id), c.summary, c.cases, c.crossProduct, c.passed, c.failed,
-      c.waived, c.errored, c.skipped, c.locales, c.calendars, c.firstWeekdays, c.zones, c.months,
+      c.waived, c.oracleStale, c.errored, c.skipped, c.locales, c.calendars, c.firstWeekdays, c.zones, c.months,
       c.equivalent]))));
   app.append(section("Pass rates", matrix("check × calendar", "calendar"),
     matrix("check × first weekday", "fw"), matrix("check × zone class", "zone class")));

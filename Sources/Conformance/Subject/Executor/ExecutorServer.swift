@@ -284,7 +284,12 @@ public enum ExecutorServer {
         JSONString.append(subject.name, to: &hello)
         let shares = Waiver.Subjects.allCases.filter { $0 != .any && subject.shares.contains($0) }
           .map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-        return hello + ",\"version\":\"conformance executor\",\"functions\":[\(functions)],\"shares\":[\(shares)]}"
+        // The data it computes with: the served subject's (Foundation's, unless declared).
+        let releases = subject.releases
+        let data = [("cldr", releases.cldr), ("tz", releases.tz), ("icu", releases.icu)]
+          .compactMap { key, value in value.map { "\"\(key)\":\"\($0)\"" } }.joined(separator: ",")
+        return hello + ",\"version\":\"conformance executor\",\"functions\":[\(functions)],\"shares\":[\(shares)],"
+          + "\"data\":{\(data)}}"
       case "leadingBlanks":
         return String(subject.leadingBlanks(try instant(question.month, "month"), try calendar()))
       case "weekdaySymbols":

@@ -148,6 +148,9 @@ enum ExecutorWire {
     /// The known differences it shares (`seeds`: it is the seeds' logic; `foundation`: it
     /// computes with this harness's Foundation): the waivers about those apply to it too.
     var shares: Set<Waiver.Subjects> = []
+    /// The data releases it declares (`"data": {"cldr": "46", "tz": "2025b", "icu": "76.1"}`,
+    /// each optional): none when it says nothing.
+    var data = DataReleases()
 
     /// Reads a `hello` answer, or says what is wrong with it.
     init(_ answer: JSONValue?) throws(InputError) {
@@ -187,6 +190,25 @@ enum ExecutorWire {
           }
           shares.insert(family)
         }
+      }
+      if let declared = fields["data"] {
+        guard case .object(let members) = declared else {
+          throw InputError("its answer to hello has data that is not an object")
+        }
+        var releases: [String: String] = [:]
+        for (key, value) in members {
+          guard ["cldr", "tz", "icu"].contains(key) else {
+            throw InputError("its answer to hello declares data '\(key)', not one of cldr, tz, icu")
+          }
+          guard case .string(let release) = value, !release.isEmpty,
+            release.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." })
+          else {
+            throw InputError("its answer to hello declares data \(key) \(value.shown), not a release "
+              + "such as \(key == "cldr" ? "\"46\"" : key == "tz" ? "\"2025b\"" : "\"76.1\"")")
+          }
+          releases[key] = release
+        }
+        data = DataReleases(cldr: releases["cldr"], tz: releases["tz"], icu: releases["icu"])
       }
       reasons = [:]
       if case .object(let given)? = fields["reasons"] {

@@ -50,6 +50,7 @@ extension Subject {
       }
     }
     subject.shares = hello.shares.union([.any])
+    subject.declaredReleases = hello.data
     subject.executor = ExecutorSpec(command: command, hello: hello, idle: idle, log: log)
     return subject
   }
