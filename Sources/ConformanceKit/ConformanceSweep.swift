@@ -42,6 +42,23 @@ public struct ConformanceSweep: Sendable {
     options.waivers = FileManager.default.fileExists(atPath: waivers.path) ? waivers : nil
   }
 
+  /// Explains one case of this sweep with your functions, as `conformance explain` does for
+  /// the seeds' logic: its inputs, both sides' values, triage and status under the sweep's
+  /// waivers. For a sweep on threads, whose cases no shell command reaches.
+  ///
+  /// - Throws: `InputError` for a malformed id or one libicu does not know.
+  public func explain(_ id: String) throws -> (status: Conformance.ExitStatus, lines: [String]) {
+    try Explanation.run(id, corporaDirectory: options.request.corporaDirectory, waivers: options.waivers,
+                        subject: functions.subject)
+  }
+
+  /// The command this sweep's reports print for a case: through `worker` when there is one.
+  var explainCommand: ExplainCommand {
+    var command = ExplainCommand(options)
+    if let worker { command.executable = worker.lastPathComponent } else { command.inProcess = functions.name }
+    return command
+  }
+
   /// Runs the sweep; the reports are in `options.out`.
   ///
   /// - Throws: `InputError` for a bad selection (an unknown check, locale or zone),
@@ -79,14 +96,14 @@ public struct ConformanceSweep: Sendable {
   {
     let result = try run()
     for cluster in result.clusters where [.failed, .errored, .unexpectedPass].contains(cluster.status) {
-      Issue.record(Comment(rawValue: Self.describe(cluster, reports: options.out)),
+      Issue.record(Comment(rawValue: Self.describe(cluster, reports: options.out, explain: explainCommand)),
                    sourceLocation: sourceLocation)
     }
     return result
   }
 
   /// A cluster in a few lines, for an issue.
-  static func describe(_ cluster: FailureCluster, reports: URL) -> String {
+  static func describe(_ cluster: FailureCluster, reports: URL, explain: ExplainCommand) -> String {
     var lines = ["\(cluster.check): \(cluster.count) cases \(cluster.status.rawValue): "
       + (cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern)]
     if let example = cluster.examples.first {
@@ -96,7 +113,7 @@ public struct ConformanceSweep: Sendable {
         lines.append("  actual:            \(example.outcome.actual)")
       }
       lines += example.outcome.detail.prefix(2).map { "  \($0)" }
-      lines.append("  the case with the seeds' own logic: \(ExplainCommand().text(for: example.id))")
+      lines.append("  explain: \(explain.text(for: example.id))")
     }
     lines.append("reports: \(reports.path)")
     return lines.joined(separator: "\n")

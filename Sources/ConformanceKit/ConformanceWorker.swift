@@ -18,13 +18,22 @@ public enum ConformanceWorker {
   /// Serves the sweep that started this process (as `conformance __worker`), then exits:
   /// 0 when its input ends, 3 when the run is not one it serves or the harness fails, 2
   /// when started by hand.
+  ///
+  /// `explain '<case-id>' [--waivers <file|none>] [--corpora <dir>]` explains one case with
+  /// these functions, as `conformance explain` does for the seeds' logic: the command a sweep
+  /// through this worker prints for each case (`swift run MyPickerWorker explain …`).
   public static func main(_ functions: SubjectFunctions) -> Never {
-    guard CommandLine.arguments.dropFirst() == ["__worker"] else {
-      FileHandle.standardError.write(Data(("Error: this executable serves the worker processes of a sweep of "
-        + "\(functions.name) (ConformanceSweep.worker); a sweep starts it, with __worker\n").utf8))
-      exit(ExitStatus.badInput.rawValue)
-    }
+    let arguments = Array(CommandLine.arguments.dropFirst())
     do {
+      if arguments.first == "explain" {
+        let (status, lines) = try explain(Array(arguments.dropFirst()), functions)
+        print(lines.joined(separator: "\n"))
+        exit(status.rawValue)
+      }
+      guard arguments == ["__worker"] else {
+        throw InputError("this executable serves the worker processes of a sweep of \(functions.name) "
+          + "(ConformanceSweep.worker), which starts it with __worker; explain '<case-id>' explains a case")
+      }
       try Worker.run(serving: functions.subject)
       exit(ExitStatus.clean.rawValue)
     } catch let error as InputError {
@@ -37,5 +46,33 @@ public enum ConformanceWorker {
       FileHandle.standardError.write(Data("Error: the harness failed: \(error) (exit 3)\n".utf8))
       exit(ExitStatus.harnessFailure.rawValue)
     }
+  }
+
+  /// `explain`'s arguments read and the case explained with `functions`.
+  static func explain(_ arguments: [String], _ functions: SubjectFunctions) throws
+    -> (status: ExitStatus, lines: [String])
+  {
+    var corpora = ConformanceSweep.corpora
+    var waivers: URL?? = nil
+    var id: String?
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--corpora", "--waivers":
+        guard let value = rest.popFirst(), !value.isEmpty else { throw InputError("\(argument) needs a value") }
+        if argument == "--corpora" { corpora = URL(fileURLWithPath: value) }
+        else { waivers = .some(value == "none" ? nil : URL(fileURLWithPath: value)) }
+      case let option where option.hasPrefix("-"):
+        throw InputError("explain: unknown option '\(option)' (known: --waivers, --corpora)")
+      default:
+        guard id == nil else { throw InputError("explain takes one case id, got '\(argument)' too") }
+        id = argument
+      }
+    }
+    guard let id else { throw InputError("explain needs a case id") }
+    // As the sweep: the corpora's shipped waivers unless told otherwise.
+    let shipped = corpora.appendingPathComponent("known-differences.json")
+    let file = waivers ?? (FileManager.default.fileExists(atPath: shipped.path) ? shipped : nil)
+    return try Explanation.run(id, corporaDirectory: corpora, waivers: file, subject: functions.subject)
   }
 }

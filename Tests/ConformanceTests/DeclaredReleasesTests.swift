@@ -168,3 +168,38 @@ struct DeclaredReleasesExecutorTests {
     #expect(try failing.record.summary.failed == stale.count)
   }
 }
+
+/// `--record all`'s `values.reference`: the published reference's value where it decided a
+/// case's triage, and its release (issue 47, item 5).
+@Suite("The reference's value in the record")
+struct ReferenceValueTests {
+  @Test("where a reference decided: CLDR 46's Catalan names, tz 2025b's Tehran day, borax's Chinese month; the line and the schema's writer agree")
+  func referenceValues() throws {
+    let run = try ExecutorRun(["--checks", "weekday-symbols,same-day-closing,leading-blanks",
+                               "--locales", "ca_ES", "--calendars", "gregorian,chinese",
+                               "--time-zones", "UTC,Asia/Tehran", "--years", "1978...1999",
+                               "--record", "all"], subject: nil)
+    let cases = Dictionary(uniqueKeysWithValues: try run.cases.map { ($0.id.description, $0) })
+    // CLDR 46's stand-alone narrow names with a full stop (ca.xml), Monday first.
+    let catalan = try #require(cases["weekday-symbols|locale=ca_ES|calendar=gregorian|fw=own"])
+    #expect(catalan.outcome.values?.reference == ReferenceValue(
+      release: "CLDR 46 (babel 2.17.0)", value: .strings(["dl.", "dt.", "dc.", "dj.", "dv.", "ds.", "dg."])))
+    // libicu 72 starts Chinese month 12 of 1998 on 1999-01-18; borax's table (the published
+    // one) on 1999-01-17, a Sunday: no blank cell before it in a Sunday-first grid.
+    let chinese = try #require(cases["leading-blanks|calendar=chinese|fw=1|zone=UTC|month=1999-01-18"])
+    #expect(chinese.review.triage == .oracleDefect)
+    #expect(chinese.outcome.values?.reference == ReferenceValue(release: "chinese months (borax==4.1.3)", value: .int(0)))
+    // A zone case the tz releases decided: its value at 2025b, the subject's release.
+    let tehran = try #require(cases.values.first {
+      $0.id.check == "same-day-closing" && $0.id.zone == "Asia/Tehran" && $0.status == .oracleStale
+    })
+    #expect(tehran.outcome.values?.reference?.release == "tz 2025b (tzdata==2025.2)")
+    #expect(tehran.outcome.values?.reference?.value == tehran.outcome.actual)
+    // No reference decided a passing case, nor a two-voice failure.
+    #expect(cases.values.allSatisfy { record in
+      record.outcome.values?.reference == nil || [.oracleStale, .oracleDefect, .subjectData, .sharedDefect, .logicDefect]
+        .contains(record.review.triage)
+    })
+    #expect(cases.values.contains { $0.outcome.verdict == .passed && $0.outcome.values?.reference == nil })
+  }
+}

@@ -65,7 +65,7 @@ struct ReferenceTriageTests {
     let context = EvaluationContext(
       corpus: try smallCorpus(locales: ["zh_CN"], calendars: ["gregorian"], zones: ["UTC"], years: 2020...2020),
       subject: .pickerLogic)
-    let (triage, detail) = data.triage(id, check: WeekdaySymbolsCheck(), outcome: outcome,
+    let (triage, detail, _) = data.triage(id, check: WeekdaySymbolsCheck(), outcome: outcome,
                                        subjectICU: Self.sundayFirst, context: context)
     #expect(triage == .noReference)
     #expect(detail.contains { $0.hasPrefix("reference CLDR 46 (babel test): no value (no babel locale of the region of 'zh_CN'") })

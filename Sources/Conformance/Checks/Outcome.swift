@@ -74,13 +74,32 @@ public struct CaseValues: Sendable, Codable, Equatable {
   public var oracle: Value
   /// What the subject answered.
   public var subject: Value
+  /// Where the published reference decided the case's triage: its value at the release the
+  /// subject declares (a month table's one release), and that release.
+  public var reference: ReferenceValue?
 
   /// Its keys, for `Codable` and the case line's writer.
-  enum CodingKeys: String, CodingKey, CaseIterable { case oracle, subject }
+  enum CodingKeys: String, CodingKey, CaseIterable { case oracle, reference, subject }
 
-  public init(oracle: Value, subject: Value) {
+  public init(oracle: Value, subject: Value, reference: ReferenceValue? = nil) {
     self.oracle = oracle
     self.subject = subject
+    self.reference = reference
+  }
+}
+
+/// One release's value of the published reference (`Corpora/reference`), as a script reads
+/// it beside both sides' values.
+public struct ReferenceValue: Sendable, Codable, Equatable {
+  /// The release, as reports name it: `CLDR 46 (babel 2.17.0)`, `tz 2025b (tzdata==2025.2)`.
+  public var release: String
+  public var value: Value
+
+  enum CodingKeys: String, CodingKey, CaseIterable { case release, value }
+
+  public init(release: String, value: Value) {
+    self.release = release
+    self.value = value
   }
 }
 

@@ -178,6 +178,7 @@ public struct RunTally: Sendable {
     }
     matrices[step.check, default: [:]].mergeCounts(step.cells)
     let rule = info.flatMap { FailOn(rawValue: $0.review.failOn) } ?? .unexpected
+    let recordsAll = info?.option("record") == RunOptions.Record.all.rawValue
     var tallied = Step(record: step.withoutCases)
     for arriving in cases {
       let record = arriving.summary
@@ -207,7 +208,8 @@ public struct RunTally: Sendable {
       }
       if keepsProblems { problems.append(try arriving.whole()) }
       let isClusterExample = try clusters.add(arriving)
-      try deliver(arriving, !isClusterExample && status == .waived)
+      // With --record all a script reads every case whole (its values and the reference's).
+      try deliver(arriving, !isClusterExample && status.isExplained && !recordsAll)
     }
     steps.append(tallied)
     checkBaselineCounts[step.check, default: [:]].merge(step.baselineClasses, uniquingKeysWith: +)

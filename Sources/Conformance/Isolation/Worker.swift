@@ -111,8 +111,8 @@ public enum Worker {
       var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.takeSlowestCPU(),
                               caseLines: record.cases.count)
       reply.slowReads = SlowReads.take()
-      if record.cases.contains(where: { $0.status == .waived }) {
-        reply.actualDigests = record.cases.map { $0.status == .waived ? $0.outcome.actual.digestText : nil }
+      if record.cases.contains(where: { $0.status.isExplained }) {
+        reply.actualDigests = record.cases.map { $0.status.isExplained ? $0.outcome.actual.digestText : nil }
       }
       write(reply, cases: record.cases, explain: explain, encoder)
     }

@@ -89,6 +89,14 @@ struct CaseLineWriter {
       object.member(K.values, &self) { writer in
         var sides = ObjectWriter()
         sides.member(CaseValues.CodingKeys.oracle, &writer) { $0.value(values.oracle) }
+        if let reference = values.reference {
+          sides.member(CaseValues.CodingKeys.reference, &writer) { writer in
+            var members = ObjectWriter()
+            members.member(ReferenceValue.CodingKeys.release, &writer) { $0.string(reference.release) }
+            members.member(ReferenceValue.CodingKeys.value, &writer) { $0.value(reference.value) }
+            members.end(&writer)
+          }
+        }
         sides.member(CaseValues.CodingKeys.subject, &writer) { $0.value(values.subject) }
         sides.end(&writer)
       }

@@ -47,17 +47,26 @@ extension CaseRecord {
       value("libicu's answer; for checks of many comparisons, only those that differ (or a count when none does)")
     case .actual: value("the subject's answer, as expected")
     case .values:
-      sides(JSONValue.object([("$ref", .string("value.schema.json"))]), [CaseValues.CodingKeys.oracle, .subject],
-            description: "With --record all: everything each side answered (cells as ISO 8601 local time with "
-              + "offset, pairs with both instants and each side's verdict, roles, counts, the first weekday and symbols)")
+      .object([
+        ("description", .string("With --record all: everything each side answered (cells as ISO 8601 local time "
+          + "with offset, pairs with both instants and each side's verdict, roles, counts, the first weekday and "
+          + "symbols), and the published reference's value where it decided the case's triage")),
+        ("type", .string("object")), ("required", strings([CaseValues.CodingKeys.oracle, .subject])),
+        ("properties", .object(CaseValues.CodingKeys.allCases.map { key in
+          (key.stringValue, key == .reference ? referenceValue : .object([("$ref", .string("value.schema.json"))]))
+        })),
+        ("additionalProperties", .bool(false)),
+      ])
     case .months: sides(.object([("type", .string("string"))]), [MonthReadings.CodingKeys.oracle, .subject], description: nil)
     case .detail: .object([("type", .string("array")), ("items", .object([("type", .string("string"))]))])
     case .explain:
       .object([
         ("description", .string("The command that re-runs this case as the run did: its injected fault "
-          + "(CONFORMANCE_FAULT=…) first, then its subject, waivers and corpora when they are not the defaults.")),
+          + "(CONFORMANCE_FAULT=…) first, then its subject, waivers and corpora when they are not the defaults; "
+          + "a team's own functions through the worker that served them (swift run <worker> explain), or a "
+          + "'# ' line saying why no command reaches them (swept on a test's threads) and what to do.")),
         ("type", .string("string")),
-        ("pattern", .string("^(CONFORMANCE_FAULT=('[^']*'|[^ ']+) )?swift run conformance explain '")),
+        ("pattern", .string("^((CONFORMANCE_FAULT=('[^']*'|[^ ']+) )?swift run [A-Za-z0-9_.-]+ explain '|# )")),
       ])
     case .actualDigest:
       .object([("type", .string("string")), ("pattern", .string("^[0-9a-f]{16}$")),
@@ -106,6 +115,20 @@ extension CaseRecord {
     .object((description.map { [("description", JSONValue.string($0))] } ?? []) + [
       ("type", .string("object")), ("required", strings(keys)),
       ("properties", .object(keys.map { ($0.stringValue, side) })), ("additionalProperties", .bool(false)),
+    ])
+  }
+
+  /// `values.reference`: a release's name and its value.
+  private static var referenceValue: JSONValue {
+    .object([
+      ("description", .string("the published reference's value at the release the subject declares (a month table's "
+        + "one release), where it decided the case's triage")),
+      ("type", .string("object")), ("required", strings(ReferenceValue.CodingKeys.allCases)),
+      ("properties", .object([
+        (ReferenceValue.CodingKeys.release.stringValue, .object([("type", .string("string")), ("minLength", .int(1))])),
+        (ReferenceValue.CodingKeys.value.stringValue, .object([("$ref", .string("value.schema.json"))])),
+      ])),
+      ("additionalProperties", .bool(false)),
     ])
   }
 

@@ -60,7 +60,7 @@ extension ReferenceData {
   ///
   /// - Parameter subjectICU: the expectation computed through Foundation's own ICU.
   func triage(_ id: CaseID, check: any ReferenceChecked, outcome: Outcome, subjectICU: Value?,
-              context: EvaluationContext) -> (triage: Triage, detail: [String])
+              context: EvaluationContext) -> (triage: Triage, detail: [String], reference: ReferenceValue?)
   {
     var values: [ReferenceSide: Value] = [:]
     var names: [ReferenceSide: String] = [:]
@@ -78,10 +78,10 @@ extension ReferenceData {
         detail.append("reference \(name): no value (\(why))")
       }
     }
-    guard let oracleRelease = values[.oracle] else { return (.noReference, detail) }
+    guard let oracleRelease = values[.oracle] else { return (.noReference, detail, nil) }
     guard let subjectRelease = values[.subject] else {
       // A release the subject does not declare decides nothing for it.
-      return (check.declares(context.subject.releases) ? .noReference : .undeclared, detail)
+      return (check.declares(context.subject.releases) ? .noReference : .undeclared, detail, nil)
     }
     let triage = Triage.classify(oracle: outcome.expected, subject: outcome.actual,
                                  subjectICU: subjectICU, oracleRelease: oracleRelease,
@@ -91,6 +91,9 @@ extension ReferenceData {
       detail.append("oracle-stale: the subject follows \(subject), the release it declares; libicu follows "
         + "\(oracle), its own older release")
     }
-    return (triage, detail)
+    // The value that decided, where a label rests on it (not `unclassified`).
+    let reference = triage == .unclassified ? nil
+      : names[.subject].map { ReferenceValue(release: $0, value: subjectRelease) }
+    return (triage, detail, reference)
   }
 }

@@ -14,7 +14,7 @@ extension ReferenceData {
   /// Foundation does for `sr_Cyrl_ME`'s Islamic era, `АХ` → `AH`). `nil` otherwise: two
   /// voices decide.
   func scriptTriage(_ id: CaseID, outcome: Outcome, subjectICU: Value?)
-    -> (triage: Triage, detail: [String])?
+    -> (triage: Triage, detail: [String], reference: ReferenceValue?)?
   {
     guard let locale = id.locale, let letters = letterScripts, let subjectICU else { return nil }
     // The script as both ICUs' releases state it: the finding is that the subject leaves it.
@@ -36,10 +36,11 @@ extension ReferenceData {
     let strayed = strays(outcome.actual)
     guard !strayed.isEmpty, strays(outcome.expected).isEmpty, strays(subjectICU).isEmpty else { return nil }
     let releases = oracleName == subjectName ? oracleName : "\(oracleName) and \(subjectName)"
+    let reference = ReferenceValue(release: "\(releases), \(letters.release) Scripts.txt", value: .string(script))
     return (.logicDefect, [
       "reference \(releases): \(locale) is written in \(script) (UTS #35 script subtag or likely subtags)",
       "reference \(letters.release) Scripts.txt: the subject's text has \(strayed.joined(separator: ", ")) "
         + "letters; libicu's and Foundation's ICU's have none outside \(script)",
-    ])
+    ], reference)
   }
 }

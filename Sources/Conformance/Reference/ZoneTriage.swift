@@ -3,10 +3,25 @@ import ICUOracle
 
 /// A check whose expectation comes from the zone's clock and libicu's month tables alone, so
 /// a tz release of the reference can compute it again with its own transitions.
-protocol ZoneReferenceChecked: Check {}
+protocol ZoneReferenceChecked: Check {
+  /// Whether the subject's answer reads zone data besides the calendar's clock (a formatter
+  /// reads the system's zone files): then every failure is evaluated at the releases, else
+  /// only where their clocks differ around the case's month, the only place the tz data can
+  /// be why the sides differ.
+  var readsOtherZoneData: Bool { get }
+}
 
-extension MonthDaysCheck: ZoneReferenceChecked {}
-extension FieldRoundtripCheck: ZoneReferenceChecked {}
+extension ZoneReferenceChecked {
+  var readsOtherZoneData: Bool { false }
+}
+
+extension MonthDaysCheck: ZoneReferenceChecked {
+  // Triaged at the releases on every failure since it was first, as the field is.
+  var readsOtherZoneData: Bool { true }
+}
+extension FieldRoundtripCheck: ZoneReferenceChecked {
+  var readsOtherZoneData: Bool { true }
+}
 extension MonthGridCheck: ZoneReferenceChecked {}
 extension MonthPagingCheck: ZoneReferenceChecked {}
 extension RangeRolesCheck: ZoneReferenceChecked {}
@@ -29,6 +44,30 @@ extension EvaluationContext {
 }
 
 extension ReferenceData {
+  /// Whether `zone`'s wall clock differs between `releases` from `from` to `to` (its offset
+  /// at the start, or a change of offset): where it does not, no tz release can tell the
+  /// sides apart. A release that lacks the zone or the span differs (its evaluation says
+  /// why).
+  static func clocksDiffer(_ zone: String, _ releases: [ZoneRelease], from: Double, to: Double) -> Bool {
+    var first: (offset: Int32, changes: [ZoneTransition])?
+    for release in releases {
+      guard let table = (try? release.table(zone)) ?? nil, let offset = try? table.offset(at: from).total,
+        let transitions = try? table.transitions(from: from, to: to)
+      else { return true }
+      // Only the wall clock: a change of name or DST flag alone moves no local date.
+      let changes = transitions.filter { $0.offsetBefore != $0.offsetAfter }.map {
+        ZoneTransition(instant: $0.instant, offsetBefore: $0.offsetBefore, offsetAfter: $0.offsetAfter,
+                       dstBefore: 0, dstAfter: 0)
+      }
+      guard let known = first else {
+        first = (offset, changes)
+        continue
+      }
+      if known.offset != offset || known.changes != changes { return true }
+    }
+    return false
+  }
+
   /// A failed case of a zone check, classified by the tz releases each side claims: libicu's
   /// (2022e), Foundation's (2025b), and the system's zone files, which Foundation's formatter
   /// reads; `nil` when the reference lacks those releases (two voices decide then).
@@ -37,7 +76,7 @@ extension ReferenceData {
   /// each side writes them (a day's start as wall time and offset, by the side's own clock):
   /// equal text is the same instant and offset, and a pass means the subject's answer.
   func zoneTriage(_ id: CaseID, check: any Check, outcome: Outcome, second: Outcome,
-                  context: EvaluationContext) -> (triage: Triage, detail: [String])?
+                  context: EvaluationContext) -> (triage: Triage, detail: [String], reference: ReferenceValue?)?
   {
     // The subject is held to the release it declares; one that declares none is left to two
     // voices.
@@ -47,6 +86,7 @@ extension ReferenceData {
     let atFoundationRelease = foundationTZ.flatMap { zones[$0] } ?? atSubjectRelease
     // The releases vary the zone only: where the two ICUs' months differ (libicu 72's Chinese
     // months), the zone is not the question, and two voices decide.
+    var length: Int32 = 31
     if let calendar = id.calendar, let day = id.month,
       let ours = context.corpus.monthTables[calendar]?.month(startingOn: day)
     {
@@ -55,7 +95,13 @@ extension ReferenceData {
         let index = theirs.index(containing: middle),
         theirs.months[index].firstDay == ours.firstDay, theirs.months[index].length == ours.length
       else { return nil }
+      length = ours.length
     }
+    if let checked = check as? any ZoneReferenceChecked, !checked.readsOtherZoneData, let day = id.month,
+      !Self.clocksDiffer(zone, [atOracleRelease, atSubjectRelease, atFoundationRelease],
+                         from: day.adding(days: -40).utcMidnightMillis,
+                         to: day.adding(days: length + 40).utcMidnightMillis)
+    { return nil }
     var detail: [String] = []
     func evaluate(_ release: ZoneRelease) -> Outcome? {
       guard (try? release.table(zone)) ?? nil != nil else {
@@ -84,7 +130,7 @@ extension ReferenceData {
     // A release that cannot compute the case (a zone it lacks, a date before its tables)
     // decides nothing: two voices do.
     guard let atOracle, let atSubject, let atFoundation else { return nil }
-    guard second.verdict == .passed || second.verdict == .failed else { return (.unclassified, detail) }
+    guard second.verdict == .passed || second.verdict == .failed else { return (.unclassified, detail, nil) }
     func same(_ a: Outcome, _ b: Outcome) -> Bool {
       switch (a.verdict, b.verdict) {
       case (.passed, .passed): true
@@ -117,6 +163,8 @@ extension ReferenceData {
         + "libicu follows \(atOracleRelease.name), its own older release")
     }
     if triage == .subjectData && !voices.subjectMatchesOtherData { return nil }
-    return (triage, detail)
+    // The release the subject declares, in its own words: a pass there is the subject's answer.
+    let value = atSubject.verdict == .passed ? outcome.actual : atSubject.expected
+    return (triage, detail, ReferenceValue(release: atSubjectRelease.name, value: value))
   }
 }

@@ -175,8 +175,13 @@ public enum ConformanceRun {
     throws -> RunTally
   {
     let files = RunRecord.files(recordAll: options.record == .all)
-    // The command every report prints for a case of this run, made once.
-    let explain = ExplainCommand(options)
+    // The command every report prints for a case of this run, made once: for a team's own
+    // functions, through the worker that serves them.
+    var explain = ExplainCommand(options)
+    if subject.isOwn {
+      if let worker = options.workerExecutable { explain.executable = worker.lastPathComponent }
+      else { explain.inProcess = subject.name }
+    }
     let recorder = RunRecorder(
       keepProblems: false,
       cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases),

@@ -70,8 +70,9 @@ public enum Explanation {
       "check:    \(check.id): \(check.summary)",
       "inputs:   \(id.coordinates)",
       subject.executor.map { "subject:  \(subject.name), the executor exec:\($0.command) (asked now)" }
-        ?? "subject:  \(subject.name), built in (a case of a run with --subject exec:… is explained "
-        + "with the same --subject, as the run's own explain commands are)",
+        ?? (subject.isOwn ? "subject:  \(subject.name), a team's own functions (ConformanceKit)"
+          : "subject:  \(subject.name), built in (a case of a run with --subject exec:… is explained "
+            + "with the same --subject, as the run's own explain commands are)"),
     ]
     if let spelling = id.locale {
       lines.append("locale:   \(spelling) (libicu id \(try Corpus.harness { try corpus.localeCatalog.icuID(for: spelling) }))")
@@ -157,6 +158,13 @@ public struct ExplainCommand: Sendable, Codable, Equatable {
   public var corpora: String?
   /// `CONFORMANCE_FAULT` of the run (a test's injected fault).
   public var fault: String?
+  /// The executable that explains a case of a team's own functions, `swift run <it>
+  /// explain`: the sweep's worker, which serves them (`ConformanceWorker`); `nil`:
+  /// `conformance`, which knows the seeds' logic and executors only.
+  public var executable: String?
+  /// A team's functions swept on its test's own threads: their name. No command outside
+  /// that test reaches them, and the command says so and how to explain a case instead.
+  public var inProcess: String?
 
   public init(subject: String? = nil, waivers: String? = nil, corpora: String? = nil,
               fault: String? = nil) {
@@ -183,9 +191,15 @@ public struct ExplainCommand: Sendable, Codable, Equatable {
   /// Where an encoder of case records finds the run's command (`CaseRecord.encode(to:)`).
   public static let userInfoKey = CodingUserInfoKey(rawValue: "explainCommand")!
 
-  /// `swift run conformance explain '<id>'` and the options that make it the run's case.
+  /// `swift run conformance explain '<id>'` and the options that make it the run's case (a
+  /// team's worker in place of `conformance`).
   public func text(for id: CaseID) -> String {
-    var words = ["swift", "run", "conformance", "explain", Self.quoted(id.description, always: true)]
+    if let inProcess {
+      return "# \(inProcess)'s functions ran in its test's own process, which no shell command reaches: "
+        + "explain the case there with ConformanceSweep.explain(" + Self.quoted(id.description, always: true)
+        + "), or give the sweep a worker (ConformanceWorker) for a command"
+    }
+    var words = ["swift", "run", executable ?? "conformance", "explain", Self.quoted(id.description, always: true)]
     if let fault { words.insert("CONFORMANCE_FAULT=" + Self.quoted(fault), at: 0) }
     if let subject { words += ["--subject", Self.quoted("exec:" + subject)] }
     if let waivers { words += ["--waivers", Self.quoted(waivers)] }

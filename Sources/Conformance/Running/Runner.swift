@@ -109,24 +109,27 @@ public struct Runner: Sendable {
     let second = evaluate(id, check: check, context: triage)
     record.review.triageExpected = subjectICUExpectation(record.outcome, second)
     if let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference {
-      let (triage, detail) = reference.triage(id, check: referenced, outcome: record.outcome,
-                                              subjectICU: record.review.triageExpected,
-                                              context: context)
+      let (triage, detail, decided) = reference.triage(id, check: referenced, outcome: record.outcome,
+                                                       subjectICU: record.review.triageExpected,
+                                                       context: context)
       record.review.triage = triage
       record.outcome.detail += detail
+      record.outcome.values?.reference = decided
     } else if check is any ZoneReferenceChecked,
       let reference = context.corpus.reference,
-      let (triage, detail) = reference.zoneTriage(id, check: check, outcome: record.outcome,
-                                                  second: second, context: context)
+      let (triage, detail, decided) = reference.zoneTriage(id, check: check, outcome: record.outcome,
+                                                           second: second, context: context)
     {
       record.review.triage = triage
       record.outcome.detail += detail
+      record.outcome.values?.reference = decided
     } else if check is any ScriptReferenceChecked, let reference = context.corpus.reference,
-      let (triage, detail) = reference.scriptTriage(id, outcome: record.outcome,
-                                                    subjectICU: record.review.triageExpected)
+      let (triage, detail, decided) = reference.scriptTriage(id, outcome: record.outcome,
+                                                             subjectICU: record.review.triageExpected)
     {
       record.review.triage = triage
       record.outcome.detail += detail
+      record.outcome.values?.reference = decided
     } else {
       record.review.triage = Triage.classify(record.outcome, against: second)
     }
@@ -168,8 +171,8 @@ public struct Runner: Sendable {
     guard second.verdict == .passed || second.verdict == .failed,
       let subjectICU = subjectICUExpectation(record.outcome, second)
     else { return record }
-    let (found, detail) = reference.triage(record.id, check: referenced, outcome: record.outcome,
-                                           subjectICU: subjectICU, context: context)
+    let (found, detail, decided) = reference.triage(record.id, check: referenced, outcome: record.outcome,
+                                                    subjectICU: subjectICU, context: context)
     guard found == .sharedDefect else { return record }
     var failed = record
     failed.outcome.verdict = .failed
@@ -178,6 +181,7 @@ public struct Runner: Sendable {
       + "\(record.outcome.expected); the published reference above says otherwise at each one's release"]
     failed.review.triage = .sharedDefect
     failed.review.triageExpected = subjectICU
+    failed.outcome.values?.reference = decided
     return failed
   }
 
