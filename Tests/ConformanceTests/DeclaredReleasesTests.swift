@@ -157,6 +157,9 @@ struct DeclaredReleasesExecutorTests {
     let junit = try String(contentsOf: run.out.appendingPathComponent("junit.xml"), encoding: .utf8)
     #expect(junit.contains("name=\"known differences · oracle-stale (libicu&apos;s data is older)\""))
     #expect(!junit.contains("[Foundation]"))
+    // No label speaks of Foundation as the subject (the first weekday is "given").
+    let patterns = try run.cases.map(\.outcome.pattern)
+    #expect(patterns.allSatisfy { !$0.contains("Foundation") }, "\(patterns)")
     let explain = try Executable.run(["explain", "weekday-symbols|locale=ca_ES|calendar=gregorian|fw=own",
                                       "--subject", Self.subject], environment: [:])
     #expect(explain.status == 0)

@@ -45,7 +45,7 @@ public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
         "oracle: symbols \(sundayFirst) (Sunday first), first weekday \(expectedFirst)"
           + (explicit == nil ? " (locale's own)" : " (set)"),
         "subject: headers \(actual), given firstWeekday \(calendar.firstWeekday)"
-          + (explicit == nil ? " (Foundation's for the locale)" : "")
+          + (explicit == nil ? " (the harness's reading of the locale, through Foundation)" : "")
           + (Self.rotation(of: actual, from: sundayFirst, preferring: expectedFirst)
             .map { ": libicu's symbols from weekday \($0)" } ?? ": not a rotation of libicu's symbols"),
         "Foundation (the harness's reading): symbols \(calendar.veryShortStandaloneWeekdaySymbols) (Sunday first)",
@@ -102,7 +102,7 @@ public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
     let rotated = rotation(of: actual, from: sundayFirst, preferring: given)
     switch (given == expectedFirst, rotated) {
     case (false, given?):
-      return "different first weekday (libicu \(expectedFirst), Foundation \(given))"
+      return "different first weekday (libicu \(expectedFirst), given \(given))"
     case (true, nil):
       return "narrow symbols changed"
     case (false, nil):
