@@ -105,6 +105,9 @@ struct CommandLineTests {
   static let environmentCases: [([String: String], String)] = [
     (["CONFORMANCE_FAULT": "segfault:*"], "unknown kind 'segfault'"),
     (["CONFORMANCE_FAULT": "trap"], "CONFORMANCE_FAULT=trap"),
+    // A glob no case of the core plan meets: a check id misspelt.
+    (["CONFORMANCE_FAULT": "trap:leading-blank|*"],
+     "CONFORMANCE_FAULT=trap:leading-blank|*: no case of the selection matches 'leading-blank|*'"),
     (["CONFORMANCE_STEP_TIMEOUT": "soon"], "CONFORMANCE_STEP_TIMEOUT=soon"),
     (["CONFORMANCE_CASE_TIMEOUT": "-1"], "CONFORMANCE_CASE_TIMEOUT=-1"),
   ]
@@ -142,6 +145,23 @@ struct CommandLineTests {
       #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
       #expect(try FileManager.default.contentsOfDirectory(atPath: previous.path) == ["results.json"])
     }
+  }
+
+  @Test("a fault's cases are looked for in the whole plan: a shard that holds none of them runs (issue 49)")
+  func faultInAnotherShard() throws {
+    let selection = ["--checks", "leading-blanks,weekday-symbols", "--locales", "en_US", "--calendars", "gregorian",
+                     "--time-zones", "UTC", "--years", "2017...2017", "--first-weekdays", "1"]
+    var statuses: [Int32] = []
+    for shard in ["1/2", "2/2"] {
+      let out = Self.scratch.appendingPathComponent("fault-shard-\(shard.prefix(1))-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: out) }
+      let run = try Executable.run(selection + ["--shard", shard, "--out", out.path],
+                                   environment: ["CONFORMANCE_FAULT": "trap:weekday-symbols|*"])
+      statuses.append(run.status)
+      #expect(run.status != 2, "\(shard): \(run.error)")
+    }
+    // The shard with the fault's cases finds them (exit 1, errored), the other runs clean.
+    #expect(statuses.sorted() == [0, 1], "\(statuses)")
   }
 
   @Test("help and version go to stdout and exit 0")

@@ -65,6 +65,16 @@ public enum ConformanceRun {
       throw InputError("the selection has no cases (check the --checks, --first-weekdays and "
         + "--time-zones values together)")
     }
+    // An injected fault that no case of the selection meets would make a clean night that
+    // says nothing of it. The whole plan is asked: a shard may hold none of the fault's cases.
+    if let fault = try Fault.fromEnvironment() {
+      let whole = options.shard == nil ? plan : Plan.make(corpus: corpus, checks: checks, shard: nil, costs: costs)
+      guard whole.steps.contains(where: { step in step.cases().contains { fault.cases.matches($0.description) } })
+      else {
+        throw InputError("CONFORMANCE_FAULT=\(fault.kind.rawValue):\(fault.cases.text): no case of the "
+          + "selection matches '\(fault.cases.text)'")
+      }
+    }
     var versions = try RunVersions.current()
     versions = versions.naming(subject)
     let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions,
