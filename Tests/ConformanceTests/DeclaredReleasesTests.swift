@@ -154,6 +154,9 @@ struct DeclaredReleasesExecutorTests {
     // values as the subject's.
     #expect(try run.record.run.versions.subjectReleases == DataReleases(cldr: "46", tz: "2025b"))
     #expect(run.stdout.contains("subject: py-releases 1.0 (exec:python3 Examples/PythonSubject/releases.py), CLDR 46.0, tz 2025b;"))
+    // The console says oracle-stale once per group, and counts it on its exit line.
+    #expect(run.stdout.contains("16 × weekday-symbols: narrow symbols changed (16 oracle-stale)"), "\(run.stdout)")
+    #expect((run.stdout + run.stderr).contains(", \(stale.count) oracle-stale)"), "\(run.stderr)")
     let junit = try String(contentsOf: run.out.appendingPathComponent("junit.xml"), encoding: .utf8)
     #expect(junit.contains("name=\"known differences · oracle-stale (libicu&apos;s data is older)\""))
     #expect(!junit.contains("[Foundation]"))

@@ -135,7 +135,11 @@ public enum ConformanceRun {
     return ordered.map { line in
       // Status first (what a reader acts on), then the larger group.
       let groups = line.groups.sorted { ($0.status, -$0.count) < ($1.status, -$1.count) }
-        .map { "\(HTMLReport.number($0.count)) \($0.status.rawValue)" + ($0.triage.map { " · \($0.rawValue)" } ?? "") }
+        .map { group in
+          // An oracle-stale group's triage is its status: said once.
+          let triage = group.triage.flatMap { $0.rawValue == group.status.rawValue ? nil : " · \($0.rawValue)" }
+          return "\(HTMLReport.number(group.count)) \(group.status.rawValue)" + (triage ?? "")
+        }
         .joined(separator: ", ")
       return "\(HTMLReport.number(line.count)) × \(line.check): \(ConsoleRecorder.visible(line.label)) (\(groups))"
     }
@@ -356,6 +360,7 @@ public enum ConformanceRun {
     return Result(
       status: fires ? .unexpected : .clean, summary: lines,
       reason: fires ? exit : exit + " (\(HTMLReport.number(tally.newFailures)) new failures, "
-        + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, \(HTMLReport.number(totals.waived)) waived)")
+        + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, \(HTMLReport.number(totals.waived)) waived"
+        + (totals.oracleStale > 0 ? ", \(HTMLReport.number(totals.oracleStale)) oracle-stale" : "") + ")")
   }
 }
