@@ -361,6 +361,12 @@ struct CommandLineParser {
     case "--fail-on":
       options.failOn = try choice(name, try value(argument, &remaining),
                                   expected: "new, unexpected, any or none")
+    case "--case-timeout":
+      let text = try value(argument, &remaining)
+      guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+        throw InputError("--case-timeout '\(text)': expected a positive number of CPU seconds")
+      }
+      options.caseTimeout = seconds
     case "--oracle-stale":
       options.oracleStale = try choice(name, try value(argument, &remaining), expected: "apart or fail")
     case "--oracle":

@@ -55,7 +55,7 @@ enum Help {
     default:
       ["--locales", "--calendars", "--first-weekdays", "--time-zones", "--checks", "--years",
        "--transitions", "--out", "--record", "--baseline", "--history", "--waivers", "--fail-on", "--oracle-stale",
-       "--jobs", "--no-isolation", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
+       "--jobs", "--no-isolation", "--case-timeout", "--shard", "--month-sweep", "--exhaustive", "--oracle", "--dry-run",
        "--subject", "--subject-log", "--corpora", "--version", "--help"]
     }
   }
@@ -265,6 +265,10 @@ enum Help {
       --jobs <n>              worker processes (default: the number of cores)
       --no-isolation          evaluate in this process (threads) instead of worker processes
                               (faster to debug; a trap or hang in the subject ends the run)
+      --case-timeout <s>      the CPU seconds a case may spend in a worker before it is
+                              stopped as hung (3 × that in wall time). Default: 5 × the
+                              slowest case of its check, 2 to 10 s: from the cost model for
+                              the seeds' logic, from the cases run so far for an executor
       --shard <K/N|auto>      run the K-th of N slices of the plan, balanced by expected cost
                               (Corpora/step-costs.json); auto reads CONFORMANCE_SHARD=K/N or
                               the CI's own variables (GitLab, CircleCI, Buildkite)
@@ -316,9 +320,7 @@ enum Help {
                               make the subject fail on matching cases; kind: trap, hang,
                               closed-range, week-of-year, leak
       CONFORMANCE_CASE_TIMEOUT
-                              the CPU seconds every case may spend in a worker before it
-                              counts as hung (default: 5 × the slowest case of its class in
-                              Corpora/step-costs.json, 2 to 10 s; 3 × that in wall time)
+                              --case-timeout, for a run whose command line a test cannot set
       CONFORMANCE_STEP_TIMEOUT
                               the least seconds a worker may leave a request unanswered (60)
       CONFORMANCE_EXECUTOR_TIMEOUT

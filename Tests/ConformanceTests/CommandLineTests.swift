@@ -92,6 +92,8 @@ struct CommandLineTests {
        "unknown option '--waiver' for explain (did you mean '--waivers'?)"),
       (["help", "explian"], "no help for 'explian'"),
       (["--locales"], "missing value for '--locales'"),
+      (["--case-timeout", "0"], "--case-timeout '0': expected a positive number of CPU seconds"),
+      (["--case-timeout", "soon"], "--case-timeout 'soon'"),
       (["explain", "leading-blanks|month=2021-13-01"], "month=2021-13-01"),
       (["bench", "--shards", "8", "--passes", "0"], "--passes '0'"),
       (["bench", "--shards", "8", "--passes", "two"], "--passes 'two'"),

@@ -205,6 +205,18 @@ struct BreakerTests {
     #expect(fromEnvironment.caseLimit(check: "same-day-closing", calendar: "gregorian") == CaseLimit(cpu: 0.5, wall: 1.5))
     #expect(fromEnvironment.jobLimit("x") == 60)
     #expect(throws: InputError.self) { try WorkerLimits.fromEnvironment(["CONFORMANCE_STEP_TIMEOUT": "-1"]) }
+    // --case-timeout is the same rule, and wins over the environment.
+    let given = try WorkerLimits.fromEnvironment(["CONFORMANCE_CASE_TIMEOUT": "0.5"], costs: costs, caseTimeout: 3)
+    #expect(given.caseLimit(check: "range-roles", calendar: nil) == CaseLimit(cpu: 3, wall: 9))
+    // A subject the model never timed (a team's, an executor): 5 × the slowest case its
+    // workers answered in the check so far, 2 s before any (not the 10 s ceiling), at most 10.
+    var measured = try WorkerLimits.fromEnvironment([:], costs: nil)
+    #expect(measured.caseLimit(check: "month-days", calendar: "chinese") == CaseLimit(cpu: 2, wall: 6))
+    measured.observe("month-days", slowestCaseCPU: 0.9, jobSeconds: 3)
+    #expect(measured.caseLimit(check: "month-days", calendar: "gregorian") == CaseLimit(cpu: 4.5, wall: 13.5))
+    #expect(measured.caseLimit(check: "leading-blanks", calendar: "chinese") == CaseLimit(cpu: 2, wall: 6))
+    measured.observe("month-days", slowestCaseCPU: 3, jobSeconds: 3)
+    #expect(measured.caseLimit(check: "month-days", calendar: "chinese") == CaseLimit(cpu: 10, wall: 30))
   }
 
   @Test("the cost model's slowest case per check and calendar: the most any of their steps met, 0 for a worker's steps without one")
@@ -363,6 +375,20 @@ struct BreakerTests {
     // The watchdog's own SIGABRT is not reported as the subject's message.
     #expect(!fault.detail.contains { $0.hasPrefix("message:") })
     #expect(fault.detail.contains("called from: Fault.inject(_:) at Fault.swift:60:18"))
+    // One loop in the subject's `days`, stopped at two different instants (a line of the
+    // team's function, libm under it): one signature, named by the function, so one group on
+    // every surface and one streak for the breaker. The frames stay in the detail.
+    let inDays = HangNote(step: 1, position: 2, cpuSeconds: 2.01, wallSeconds: 2.1,
+                          limit: CaseLimit(cpu: 2, wall: 6), function: "days")
+    let stops = [
+      "Thread 0 crashed:\n0 [ra] 0x00005600000000a2 Month.days(in:) + 90 in MyWorker at /t/Sources/Month.swift:41:9\n",
+      "Thread 0 crashed:\n0      0x00007f0000000001 __tan_fma + 40 in libm.so.6\n"
+        + "1 [ra] 0x00005600000000b3 closure #2 in Month.days(in:) + 12 in MyWorker at /t/Sources/Month.swift:47:13\n",
+    ].map { CaseFault(kind: .hung(inDays), crash: CrashReport($0)) }
+    #expect(stops.map(\.signature) == ["hang in the subject's days", "hang in the subject's days"])
+    #expect(stops[1].detail.first?.hasPrefix("hung in the subject's days: 2.01 s of CPU") == true, "\(stops[1].detail)")
+    #expect(stops[1].detail.contains("stopped in: __tan_fma"), "\(stops[1].detail)")
+    #expect(stops[1].detail.contains("called from: closure #2 in Month.days(in:) at Month.swift:47:13"), "\(stops[1].detail)")
     #expect(CrashReport.frame("1 [ra] 0x00005600000000a2 closure #1 in specialized Fault.inject(_:) + 9 in conformance at /w/Fault.swift:61:3")
       == "closure #1 in Fault.inject(_:) at Fault.swift:61:3")
     let trap = CaseFault(kind: .signal("SIGILL"), crash: CrashReport("Fatal error: boom\n"))

@@ -29,12 +29,16 @@ public struct LeadingBlanksCheck: Check, ReferenceChecked {
     let probe = EvaluationContext.date(geometry.probe)
     let actual = context.subject.leadingBlanks(probe, calendar)
     // Where the subject's month starts is its own answer (its first day cell), asked only to
-    // explain a failure, and not while an executor's answer is still a stand-in.
-    let start = expected == actual || context.awaitsSubject ? nil : MonthStart(probe, calendar, context)
+    // explain a failure (a diagnosis, under its own limit), and not while an executor's
+    // answer is still a stand-in.
+    let start = expected == actual || context.awaitsSubject ? nil
+      : context.diagnosis { MonthStart(probe, calendar, context) }
     return .comparing(
       expected: .int(expected), actual: .int(actual),
-      pattern: Self.pattern(expected: expected, actual: actual, month: month, start: start,
-                            context: context, zone: zone),
+      pattern: context.withoutDiagnosis != nil && expected != actual
+        ? "blank count off by \(actual - expected), where the subject's month starts not diagnosed"
+        : Self.pattern(expected: expected, actual: actual, month: month, start: start,
+                       context: context, zone: zone),
       detail: Self.detail(month: month, geometry: geometry, start: start, context: context,
                           zone: zone, firstWeekday: firstWeekday),
       months: MonthReadings(oracle: month.reading,

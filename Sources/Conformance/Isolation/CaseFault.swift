@@ -24,7 +24,7 @@ struct CaseFault: Sendable, Equatable {
   var crash: CrashReport
 
   /// What stopped the case and where: `trap (SIGILL) in Fault.inject(_:) at Fault.swift:46`,
-  /// `hang in …`, then the runtime's words when they are the same on every case
+  /// `hang in the subject's days` (a hang outside the subject: `hang in <frame>`), then the runtime's words when they are the same on every case
   /// (`CrashReport.words`); the runtime's message when no frame is known.
   var signature: String {
     let what: String
@@ -35,6 +35,10 @@ struct CaseFault: Sendable, Equatable {
     case .unanswered: what = "no answer"
     case .garbled: what = "garbled reply"
     }
+    // A loop is stopped wherever it happens to be (a line of the function, a closure, libm):
+    // named by the subject's function it is in, one loop is one signature in every case it
+    // holds, in debug and release builds alike.
+    if case .hung(let note) = kind, let function = note.function { return "hang in the subject's \(function)" }
     if let frame = crash.executableFrame ?? crash.frame {
       let place = "\(what) in \(Self.line(frame))"
       // A hang's message is the watchdog's own SIGABRT, not the subject's.
@@ -52,7 +56,7 @@ struct CaseFault: Sendable, Equatable {
     case .signal(let name): lines = ["the worker died from \(name) while evaluating this case"]
     case .exited(let status): lines = ["the worker exited with status \(status) while evaluating this case"]
     case .hung(let note):
-      lines = ["hung: \(Self.seconds(note.cpuSeconds)) s of CPU and \(Self.seconds(note.wallSeconds)) s "
+      lines = ["hung\(note.function.map { " in the subject's \($0)" } ?? ""): \(Self.seconds(note.cpuSeconds)) s of CPU and \(Self.seconds(note.wallSeconds)) s "
         + "in all, past its limit of \(Self.seconds(note.limit.cpu)) s of CPU or "
         + "\(Self.seconds(note.limit.wall)) s in all (stopped with SIGABRT)"]
     case .unanswered(let seconds):
@@ -63,7 +67,7 @@ struct CaseFault: Sendable, Equatable {
     if let message = crash.message, !(kind.isHang && message.hasPrefix("Program crashed: Aborted")) {
       lines.append("message: \(message)")
     }
-    if let frame = crash.frame { lines.append("crashed in: \(frame)") }
+    if let frame = crash.frame { lines.append("\(kind.isHang ? "stopped in" : "crashed in"): \(frame)") }
     if let own = crash.executableFrame, own != crash.frame { lines.append("called from: \(own)") }
     if crash.message == nil && crash.frame == nil && !crash.tail.isEmpty {
       lines.append("its last output: \(crash.tail)")

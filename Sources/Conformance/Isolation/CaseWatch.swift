@@ -16,6 +16,11 @@ struct HangNote: Codable, Sendable, Equatable {
   var cpuSeconds: Double
   var wallSeconds: Double
   var limit: CaseLimit
+  /// The subject's function the case was in (`SubjectActivity`), which names the hang.
+  var function: String?
+  /// Stopped in the case's diagnosis (`EvaluationContext.diagnosis`), past its own limit:
+  /// the case is asked again without it, never errored for it.
+  var diagnosis: Bool?
 }
 
 /// Told before and after each case a step evaluates.
@@ -33,6 +38,11 @@ final class WorkerCases: CaseObserver {
   /// The request being answered.
   var step = 0
   var limit = CaseLimit(cpu: .infinity, wall: .infinity)
+  /// Cases of the request whose diagnosis faulted in an earlier worker, with the note each
+  /// gets instead (`WorkerRequest.undiagnosed`).
+  var undiagnosed: [Int: String] = [:]
+  /// The contexts that evaluate the cases (the subject's and triage's).
+  var contexts: [EvaluationContext] = []
 
   init(watch: CaseWatch, slot: CaseSlot?) {
     self.watch = watch
@@ -46,6 +56,8 @@ final class WorkerCases: CaseObserver {
   // No clock is read here: two reads of the thread's CPU clock a case (a system call each)
   // were 0.9 % of a worker's CPU; the watchdog reads it once a poll instead.
   func willEvaluate(position: Int) {
+    let note = undiagnosed[position]
+    for context in contexts { context.withoutDiagnosis = note }
     slot?.enter(step: step, position: position)
     watch.begin(step: step, position: position, limit: limit)
   }
@@ -67,6 +79,8 @@ final class CaseWatch: Sendable {
     var limit: CaseLimit
     /// The evaluating thread's CPU clock and the wall clock when the watchdog first saw it.
     var seen: (cpu: Double, wall: ContinuousClock.Instant)?
+    /// The clocks when its diagnosis began, while it is in one.
+    var diagnosis: (cpu: Double, wall: ContinuousClock.Instant)?
   }
 
   private struct State {
@@ -77,6 +91,31 @@ final class CaseWatch: Sendable {
   }
 
   private let state = Mutex(State())
+  /// Where the parent learns that a death came in a diagnosis.
+  private let slot: CaseSlot?
+
+  init(slot: CaseSlot? = nil) {
+    self.slot = slot
+  }
+
+  /// The most CPU a diagnosis may spend, less when the case's own limit is small: it only
+  /// explains a difference already found, so it never costs a case's whole limit.
+  static let diagnosisCPU = 0.5
+
+  /// Runs `body`, the subject asked only to explain a difference already found (a
+  /// diagnosis), under a limit of its own (`diagnosisCPU`): past it, or dying in it, the
+  /// worker says so and the case is asked again without it (`EvaluationContext.diagnosis`).
+  /// Outside a worker it only runs `body`.
+  static func diagnosing<T>(_ body: () -> T) -> T {
+    guard let watch = active.withLock({ $0 }) else { return body() }
+    watch.slot?.diagnosing(true)
+    watch.state.withLock { $0.current?.diagnosis = (threadCPU(), .now) }
+    defer {
+      watch.state.withLock { $0.current?.diagnosis = nil }
+      watch.slot?.diagnosing(false)
+    }
+    return body()
+  }
 
   /// The watch of this process's evaluating thread (a worker's), once its watchdog runs.
   private static let active = Mutex<CaseWatch?>(nil)
@@ -114,6 +153,9 @@ final class CaseWatch: Sendable {
       guard let seen = state.current?.seen else { return }
       // No poll sets a first sight while off the clock, so it is never after `off`.
       state.current?.seen = (seen.cpu + (cpu - off.cpu), seen.wall + (wall - off.wall))
+      if let began = state.current?.diagnosis {
+        state.current?.diagnosis = (began.cpu + (cpu - off.cpu), began.wall + (wall - off.wall))
+      }
     }
   }
 
@@ -172,10 +214,25 @@ final class CaseWatch: Sendable {
       }
       let (cpu, wall) = (cpuNow - seen.cpu, (wallNow - seen.wall).seconds)
       state.slowest = max(state.slowest, cpu)
+      let function = SubjectActivity.function?.description
+      if let began = current.diagnosis {
+        let limit = Self.diagnosisLimit(current.limit)
+        let (spent, waited) = (cpuNow - began.cpu, (wallNow - began.wall).seconds)
+        if spent > limit.cpu || waited > limit.wall {
+          return HangNote(step: current.step, position: current.position, cpuSeconds: spent,
+                          wallSeconds: waited, limit: limit, function: function, diagnosis: true)
+        }
+      }
       guard cpu > current.limit.cpu || wall > current.limit.wall else { return nil }
       return HangNote(step: current.step, position: current.position, cpuSeconds: cpu,
-                      wallSeconds: wall, limit: current.limit)
+                      wallSeconds: wall, limit: current.limit, function: function)
     }
+  }
+
+  /// A diagnosis's limit in a case limited by `limit`: a quarter of it, at most `diagnosisCPU`.
+  static func diagnosisLimit(_ limit: CaseLimit) -> CaseLimit {
+    let cpu = min(diagnosisCPU, limit.cpu / 4)
+    return CaseLimit(cpu: cpu, wall: cpu * limit.wall / max(limit.cpu, .leastNonzeroMagnitude))
   }
 
   /// A process inherits its blocked signals from the thread that spawned it: one started

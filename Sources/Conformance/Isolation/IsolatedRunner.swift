@@ -102,6 +102,25 @@ public final class IsolatedRunner: Sendable {
     }
   }
 
+  /// A worker stopped in the diagnosis of the case at `position` of `job` (the subject asked
+  /// only to explain a difference already found): the job again, that case judged on its own
+  /// answers, with what happened to its diagnosis in its detail. Not a fault of the case:
+  /// the breaker does not count it.
+  private func undiagnosed(_ job: Job, at position: Int, _ fault: CaseFault) {
+    guard !job.undiagnosed.contains(where: { $0.position == position }) else {
+      // Refused a diagnosis, it cannot die in one: the slot lied.
+      scheduler.abandon(HarnessError("a worker died in the diagnosis of case \(position) of step \(job.step), "
+        + "which was asked without one"))
+      return
+    }
+    var again = job
+    again.undiagnosed.append(UndiagnosedCase(
+      position: position,
+      note: "diagnosis: not run; asked to explain this difference, the subject met \(fault.signature)"
+        + (fault.detail.first.map { " (\($0))" } ?? "") + ", so the case is judged on its own answer"))
+    scheduler.requeue(again)
+  }
+
   /// Records cases of a tripped group as errored with the fault's signature as their
   /// pattern, the trip's reason ("not run: ...") as their detail. Which cases of a
   /// systematic fault ran before the breaker tripped depends on what this run had seen (a
@@ -184,12 +203,17 @@ public final class IsolatedRunner: Sendable {
       return (limit, state.limits.jobLimit(check))
     }
     let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step), positions: job.positions,
-                                limit: limit)
+                                limit: limit, undiagnosed: job.undiagnosed.isEmpty ? nil : job.undiagnosed)
     switch worker.ask(request, timeout: timeout) {
     case .answered(let reply):
       if let note = reply.hung {
         let lastWords = worker.awaitDeath(within: 10)
-        faulted(job, at: note.position, CaseFault(kind: .hung(note), crash: CrashReport(lastWords)))
+        let fault = CaseFault(kind: .hung(note), crash: CrashReport(lastWords))
+        if note.diagnosis == true {
+          undiagnosed(job, at: note.position, fault)
+        } else {
+          faulted(job, at: note.position, fault)
+        }
         return false
       }
       guard let record = reply.step, record.index == job.step else {
@@ -208,7 +232,8 @@ public final class IsolatedRunner: Sendable {
         again.afterKill = true
         scheduler.requeue(again)
       } else if let inCase = death.inCase, inCase.step == job.step {
-        faulted(job, at: inCase.position, CaseFault(kind: death.kind, crash: CrashReport(death.lastWords)))
+        let fault = CaseFault(kind: death.kind, crash: CrashReport(death.lastWords))
+        if inCase.diagnosing { undiagnosed(job, at: inCase.position, fault) } else { faulted(job, at: inCase.position, fault) }
       } else {
         scheduler.abandon(HarnessError("a worker died outside any case (\(CaseFault(kind: death.kind, crash: CrashReport(death.lastWords)).signature)): "
           + CrashReport(death.lastWords).tail))

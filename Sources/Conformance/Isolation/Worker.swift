@@ -62,9 +62,10 @@ public enum Worker {
     let encoder = RecordCoding.lineEncoder()
     let decoder = RecordCoding.decoder()
     let explain = run.explain
-    let watch = CaseWatch()
-    let cases = WorkerCases(
-      watch: watch, slot: ProcessInfo.processInfo.environment["CONFORMANCE_WORKER_SLOT"].flatMap(CaseSlot.init))
+    let slot = ProcessInfo.processInfo.environment["CONFORMANCE_WORKER_SLOT"].flatMap(CaseSlot.init)
+    let watch = CaseWatch(slot: slot)
+    let cases = WorkerCases(watch: watch, slot: slot)
+    cases.contexts = [context] + (triage.map { [$0] } ?? [])
     watch.startWatchdog(of: pthread_self()) { note in
       write(WorkerReply(hung: note), RecordCoding.lineEncoder())
     }
@@ -103,6 +104,8 @@ public enum Worker {
       }
       cases.step = request.step
       cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
+      cases.undiagnosed = Dictionary((request.undiagnosed ?? []).map { ($0.position, $0.note) },
+                                     uniquingKeysWith: { first, _ in first })
       _ = cases.takeSlowestCPU()
       let record = Runner.evaluate(step, check: checks[check], context: context,
                                    triage: triage, review: review, zoneClasses: zoneClasses,

@@ -10,8 +10,11 @@ import Foundation
 /// and calendar (`StepCosts.Rate.slowestCase`), at least `floorCPU`, at most
 /// `caseCPU` (10 s: the limit every case had before, and what a case of a check the model
 /// never timed gets). A systematic hang in a cheap check then costs 2 s a case instead of
-/// 10, which is what keeps a hang storm within 3 × a clean run. `CONFORMANCE_CASE_TIMEOUT`
-/// sets every case's limit instead. A case may spend `wallFactor` times its CPU limit in
+/// 10, which is what keeps a hang storm within 3 × a clean run. A subject the model never
+/// timed (a team's own, an executor) is limited by its own cases instead (`measured`):
+/// `slowestFactor` times the slowest case of the check its workers have answered so far, in
+/// the same bounds, so its first hang costs 2 s, not 10. `--case-timeout` (or
+/// `CONFORMANCE_CASE_TIMEOUT`) sets every case's limit instead. A case may spend `wallFactor` times its CPU limit in
 /// wall time (for a case that blocks).
 ///
 /// A request may stay unanswered `jobFactor` times the longest request of its check, at
@@ -21,8 +24,11 @@ struct WorkerLimits: Sendable {
   /// The most CPU any case may spend; every case's, when `fixed`.
   var caseCPU: Double
   var fixed = false
-  /// Where each case's limit comes from, when not `fixed`.
-  var costs = StepCosts.uniform
+  /// Where each case's limit comes from, when not `fixed`; `nil`: from the cases run so far
+  /// (`measured`).
+  var costs: StepCosts? = StepCosts.uniform
+  /// Whether limits come from this run's own cases (a subject the model never timed).
+  var measured: Bool { costs == nil }
   var wallFactor = 3.0
   var jobFloor: Double
   var jobFactor = 20.0
@@ -41,7 +47,7 @@ struct WorkerLimits: Sendable {
   /// Per check, the least and most CPU limit its cases were given.
   private var given: [String: (least: Double, most: Double)] = [:]
 
-  init(caseCPU: Double = WorkerLimits.defaultCaseCPU, fixed: Bool = false, costs: StepCosts = .uniform,
+  init(caseCPU: Double = WorkerLimits.defaultCaseCPU, fixed: Bool = false, costs: StepCosts? = .uniform,
        jobFloor: Double = 60) {
     self.caseCPU = caseCPU
     self.fixed = fixed
@@ -49,11 +55,13 @@ struct WorkerLimits: Sendable {
     self.jobFloor = jobFloor
   }
 
-  /// From `CONFORMANCE_CASE_TIMEOUT` (every case's limit, CPU seconds) and
-  /// `CONFORMANCE_STEP_TIMEOUT` (the request floor, seconds), or the model's limits; a value
-  /// that is not a positive number is bad input, not a silent default.
+  /// From `caseTimeout` (`--case-timeout`) or `CONFORMANCE_CASE_TIMEOUT` (every case's limit,
+  /// CPU seconds) and `CONFORMANCE_STEP_TIMEOUT` (the request floor, seconds), or the
+  /// model's limits (`costs`; `nil`: measured); a value that is not a positive number is bad
+  /// input, not a silent default.
   static func fromEnvironment(
-    _ environment: [String: String] = ProcessInfo.processInfo.environment, costs: StepCosts = .uniform
+    _ environment: [String: String] = ProcessInfo.processInfo.environment, costs: StepCosts? = .uniform,
+    caseTimeout: Double? = nil
   ) throws(InputError) -> WorkerLimits {
     func seconds(_ name: String) throws(InputError) -> Double? {
       guard let text = environment[name] else { return nil }
@@ -62,7 +70,11 @@ struct WorkerLimits: Sendable {
       }
       return seconds
     }
-    let fixed = try seconds("CONFORMANCE_CASE_TIMEOUT")
+    if let caseTimeout, !(caseTimeout > 0 && caseTimeout.isFinite) {
+      throw InputError("--case-timeout \(caseTimeout): expected a positive number of seconds")
+    }
+    var fixed = caseTimeout
+    if fixed == nil { fixed = try seconds("CONFORMANCE_CASE_TIMEOUT") }
     return WorkerLimits(caseCPU: fixed ?? defaultCaseCPU, fixed: fixed != nil, costs: costs,
                         jobFloor: try seconds("CONFORMANCE_STEP_TIMEOUT") ?? 60)
   }
@@ -71,7 +83,9 @@ struct WorkerLimits: Sendable {
   /// whatever its worker evaluated before or the run selected.
   func caseLimit(check: String, calendar: String?) -> CaseLimit {
     var cpu = caseCPU
-    if !fixed, let slowest = costs.slowestCase(check: check, calendar: calendar) {
+    let slowest: Double? = if let costs { costs.slowestCase(check: check, calendar: calendar) }
+      else { slowestCase[check, default: 0] }
+    if !fixed, let slowest {
       cpu = min(caseCPU, max(Self.floorCPU, Self.slowestFactor * slowest))
     }
     return CaseLimit(cpu: cpu, wall: wallFactor * cpu)
@@ -105,12 +119,14 @@ struct WorkerLimits: Sendable {
   func summary(checks: [String], breaker: Breaker) -> IsolationSummary {
     IsolationSummary(
       rule: fixed
-        ? "a case may spend \(Self.number(caseCPU)) s of CPU (CONFORMANCE_CASE_TIMEOUT) and "
+        ? "a case may spend \(Self.number(caseCPU)) s of CPU (--case-timeout) and "
           + "\(Self.number(wallFactor)) × that in wall time; the breaker trips after \(breaker.threshold) faults in a row in "
           + "one zone of a check and calendar (\(Self.storm(breaker)))"
         : "a case may spend \(Self.number(Self.slowestFactor)) × the CPU of the slowest case of its check "
-          + "and calendar in the cost model (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s), "
-          + "whatever ran before it, and \(Self.number(wallFactor)) × that in wall time; the breaker trips after "
+          + (measured ? "this run's workers answered before it (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s), "
+            : "and calendar in the cost model (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s), "
+              + "whatever ran before it, ")
+          + "and \(Self.number(wallFactor)) × that in wall time; the breaker trips after "
           + "\(breaker.threshold) faults in a row in one zone of a check and calendar (\(Self.storm(breaker)))",
       checks: checks.map { check in
         let limits = given[check] ?? (ceiling.cpu, ceiling.cpu)

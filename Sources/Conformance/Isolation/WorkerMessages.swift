@@ -68,6 +68,15 @@ struct WorkerRequest: Codable, Equatable {
   var plan: String
   var positions: [Int]?
   var limit: CaseLimit?
+  /// Cases to judge without their diagnosis, which faulted in an earlier worker.
+  var undiagnosed: [UndiagnosedCase]?
+}
+
+/// A case whose diagnosis (the subject asked only to explain a difference already found)
+/// hung or crashed a worker: asked again without it, with `note` in its detail instead.
+struct UndiagnosedCase: Codable, Equatable, Sendable {
+  var position: Int
+  var note: String
 }
 
 /// What a worker answers: that it is ready, a step's record (with the CPU seconds of its

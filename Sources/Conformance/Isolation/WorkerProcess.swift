@@ -13,8 +13,9 @@ final class WorkerProcess {
     /// `SIGILL`, `exit 3`, … as `CaseFault.Kind` names it.
     var kind: CaseFault.Kind
     var lastWords: String
-    /// The case it was in (from the slot file), or `nil` between cases.
-    var inCase: (step: Int, position: Int)?
+    /// The case it was in (from the slot file) and whether in its diagnosis, or `nil` between
+    /// cases.
+    var inCase: (step: Int, position: Int, diagnosing: Bool)?
     /// Killed by SIGKILL, SIGTERM or SIGINT that this run did not send: from outside (the
     /// OOM killer, a person), not the subject's doing.
     var fromOutside: Bool

@@ -246,8 +246,9 @@ public enum ConformanceRun {
       recorder.completeIsolation(try IsolatedRunner(
         plan: plan, executable: executable, workers: options.jobs,
         // The model timed the built-in subject: an executor's cases, and a team's own
-        // subject's, keep the ceiling.
-        limits: try .fromEnvironment(costs: options.subjectCommand == nil && !subject.isOwn ? costs : .uniform),
+        // subject's, are limited by what its own cases cost so far.
+        limits: try .fromEnvironment(costs: options.subjectCommand == nil && !subject.isOwn ? costs : nil,
+                                     caseTimeout: options.caseTimeout),
         setup: WorkerSetup(run: run, corpus: corpus), review: review,
         explain: explain
       ).run(handler))

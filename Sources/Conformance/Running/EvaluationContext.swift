@@ -188,6 +188,20 @@ public final class EvaluationContext {
   /// `ExecutorClient.isWaiting`): always `false` for a subject of Swift functions.
   var awaitsSubject: Bool { executor?.isWaiting ?? false }
 
+  /// Why the case being evaluated may not ask the subject for a diagnosis: its diagnosis
+  /// hung or crashed a worker before (`WorkerRequest.undiagnosed`); the note goes in its
+  /// detail.
+  var withoutDiagnosis: String?
+
+  /// `body`, which asks the subject only to explain a difference already found (where its
+  /// month starts): under a limit of its own in a worker (`CaseWatch.diagnosing`), so a
+  /// function that loops or traps there costs the diagnosis, never the verdict; `nil`, with
+  /// no question asked, when this case's diagnosis faulted before.
+  func diagnosis<T>(_ body: () -> T?) -> T? {
+    guard withoutDiagnosis == nil else { return nil }
+    return CaseWatch.diagnosing(body)
+  }
+
   static func subjectReading(_ date: Date, _ calendar: Calendar) -> String {
     let parts = calendar.dateComponents([.era, .year, .month, .isLeapMonth], from: date)
     return "era \(parts.era ?? -1) year \(parts.year ?? -1) month \(parts.month ?? -1)"

@@ -40,6 +40,10 @@ public struct RunOptions: Sendable {
   public var subjectLog: URL?
   /// The executable to run worker processes from; `nil` runs in this process.
   public var workerExecutable: URL?
+  /// The CPU seconds every case may spend in a worker before it counts as hung
+  /// (`--case-timeout`); `nil`: 5 × the slowest case of its check, from the cost model for
+  /// the built-in subject, from the cases already run for any other (2 to 10 s).
+  public var caseTimeout: Double?
   /// The command line as given, for reports.
   public var arguments: [String] = []
 
@@ -81,6 +85,7 @@ public struct RunOptions: Sendable {
       ("oracle", request.oracleMode.rawValue),
       ("subject", subjectCommand.map { "exec:" + $0 } ?? "picker-logic"),
       ("isolation", workerExecutable == nil ? "in-process" : "worker processes"),
+      ("case-timeout", caseTimeout.map { WorkerLimits.number($0) } ?? "measured"),
       ("waivers", waivers?.path ?? "none"),
       ("baseline", baseline?.path ?? "none"),
       ("fail-on", failOn.rawValue),

@@ -89,6 +89,9 @@ public struct Runner: Sendable {
     context.executor?.startCase()
     var record = CaseRecord(id: id, step: step,
                             outcome: evaluate(id, check: check, context: context))
+    if let note = context.withoutDiagnosis, record.outcome.verdict == .failed {
+      record.outcome.detail.append(note)
+    }
     // A check that compares one value per side records it whole already.
     let verdict = record.outcome.verdict
     if context.recordsValues, record.outcome.values == nil, verdict == .passed || verdict == .failed {

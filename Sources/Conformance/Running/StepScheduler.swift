@@ -23,6 +23,8 @@ final class StepScheduler: Sendable {
     var replay = false
     /// Asked again after its worker was killed from outside.
     var afterKill = false
+    /// Cases asked again without their diagnosis, which faulted a worker.
+    var undiagnosed: [UndiagnosedCase] = []
   }
 
   /// What a slot does next.

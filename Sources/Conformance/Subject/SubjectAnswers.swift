@@ -59,7 +59,7 @@ final class SubjectAnswers: SubjectHook {
         log.caseNumber = state.caseNumber
       }
       guard state.replaying else {
-        let answer = ask()
+        let answer = SubjectActivity.inside(function, ask)
         log.entries.append((key, answer))
         return answer
       }
@@ -76,7 +76,30 @@ final class SubjectAnswers: SubjectHook {
         log.cursor = index + 1
         return entries[index].answer
       }
-      return ask()
+      return SubjectActivity.inside(function, ask)
     }
+  }
+}
+
+/// Which of the subject's functions the evaluating thread is in, for a worker's watchdog:
+/// a hang is named by the function that loops (`HangNote.function`), not by the frame the
+/// loop happened to be stopped at, which one loop spreads over many lines and libraries.
+/// Only a worker's one evaluating thread is read; threads of an in-process run write it
+/// unread.
+enum SubjectActivity {
+  /// The function's `rawValue + 1`; 0 outside the subject.
+  private static let current = Atomic<Int>(0)
+
+  /// `ask`, marked as inside `function` (the innermost, when one function calls another).
+  static func inside<Answer>(_ function: Subject.Function, _ ask: () -> Answer) -> Answer {
+    let outer = current.exchange(function.rawValue + 1, ordering: .relaxed)
+    defer { current.store(outer, ordering: .relaxed) }
+    return ask()
+  }
+
+  /// The function the evaluating thread is in now, if any.
+  static var function: Subject.Function? {
+    let value = current.load(ordering: .relaxed)
+    return value == 0 ? nil : Subject.Function(rawValue: value - 1)
   }
 }

@@ -8,6 +8,7 @@ public enum MyPickerConformance {
     var mine = SubjectFunctions(name: "MyPicker")
     mine.leadingBlanks = { month, calendar in MyPicker.leadingBlanks(inMonthOf: month, calendar: calendar) }
     mine.weekdaySymbols = { calendar in MyPicker.weekdaySymbols(calendar: calendar) }
+    mine.days = { month, calendar in MyPicker.days(inMonthOf: month, calendar: calendar) }
     return mine
   }
 }
