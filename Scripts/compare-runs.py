@@ -64,11 +64,11 @@ OLD_SCHEMAS = ("conformance-results/1", "conformance-results/2")
 NEW_SCHEMA = "conformance-results/3"
 
 # Statuses a results.json can hold; only the non-passing ones are compared case by case.
-STATUSES = ("passed", "failed", "errored", "skipped", "waived", "oracle-stale", "unexpected-pass")
+STATUSES = ("passed", "failed", "errored", "skipped", "not-run", "waived", "oracle-stale", "unexpected-pass")
 IGNORED_STATUSES = ("passed", "skipped")
-VERDICTS = ("passed", "failed", "errored", "skipped")
+VERDICTS = ("passed", "failed", "errored", "skipped", "not-run")
 # The summary member that counts each non-passing status.
-SUMMARY_MEMBER = {"failed": "failed", "errored": "errored", "waived": "waived",
+SUMMARY_MEMBER = {"failed": "failed", "errored": "errored", "not-run": "notRun", "waived": "waived",
                   "oracle-stale": "oracleStale", "unexpected-pass": "unexpectedPasses"}
 
 FIELDS = ("status", "expected", "actual", "pattern", "triage", "baseline")
@@ -203,7 +203,7 @@ def case_from_record(obj) -> Tuple[str, Case]:
         review = {}
     if not isinstance(review, dict):
         raise ValueError("\"review\" is not an object")
-    if review.get("waiver") is not None:
+    if review.get("waiver") is not None and verdict != "not-run":
         status = "unexpected-pass" if verdict == "passed" else "waived"
     elif review.get("oracleStale") is True and verdict == "failed":
         status = "oracle-stale"
@@ -446,8 +446,8 @@ class Run:
         problems = []
         for status, member in SUMMARY_MEMBER.items():
             counted = self.summary.get(member)
-            if counted is None and member == "oracleStale":
-                counted = 0  # a summary written before oracle-stale was a status
+            if counted is None and member in ("oracleStale", "notRun"):
+                counted = 0  # a summary written before oracle-stale or not-run was a status
             if counted != self.listed[status]:
                 problems.append("%s lists %d %s cases, its summary counts %s" % (
                     self.label, self.listed[status], status, json.dumps(counted)))

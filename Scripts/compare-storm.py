@@ -11,9 +11,9 @@ report every affected case, and give every other case exactly the clean run's re
 A run lists only the cases that did not pass, so what is compared is (1) each check's counts
 in results.json and (2) every listed case outside the storm, record for record (the whole
 JSON line but its explain command, which names the injected fault: verdict, values,
-pattern, detail, review). The affected part must be all errored, every case listed, each with a fault
-signature as its pattern (`trap (SIGILL) in ...`, `hang in ...`), whether it ran and
-faulted or the breaker stopped it first (its detail then begins `not run: `); the script
+pattern, detail, review). The affected part must be every case listed, each `errored` (it
+ran and faulted) or `not-run` (the breaker stopped it first; its detail begins `not run: `),
+with a fault signature as its pattern (`trap (SIGILL) in ...`, `hang in ...`); the script
 prints how many of each, per signature.
 
 Exit 0 when all holds, 1 with the first differences otherwise, 2 for unreadable input.
@@ -85,17 +85,22 @@ def main():
         if before != after:
             problems.append(f"{case_id}: differs\n  clean: {json.dumps(before)[:400]}\n  storm: {json.dumps(after)[:400]}")
 
-    # (3) The affected part: every case errored, with a signature.
+    # (3) The affected part: every case errored (it ran and faulted) or not run (the breaker
+    # did not ask it), with the fault's signature either way.
     hit = [c for c in storm_cases if affected(c)]
     by_signature = collections.Counter()
     for case in hit:
         pattern = case.get("pattern", "")
-        if case["verdict"] != "errored" or not pattern or pattern == "error":
+        if case["verdict"] not in ("errored", "not-run") or not pattern or pattern == "error":
             problems.append(f"{case['id']}: {case['verdict']} with pattern {pattern!r}, not a fault")
         if pattern.startswith("not run"):
             problems.append(f"{case['id']}: pattern {pattern!r}: the breaker's cases keep the fault's signature")
         detail = case.get("detail") or [""]
-        by_signature[(pattern, "not run" if detail[0].startswith("not run: ") else "faulted")] += 1
+        if case["verdict"] == "not-run" and not detail[0].startswith("not run: "):
+            problems.append(f"{case['id']}: not run, but its detail does not say why: {detail[0]!r}")
+        if case["verdict"] == "errored" and detail[0].startswith("not run: "):
+            problems.append(f"{case['id']}: errored, but its detail says it was not run: the breaker guessed")
+        by_signature[(pattern, "not run" if case["verdict"] == "not-run" else "faulted")] += 1
     if arguments.calendar is None:
         expected = clean_counts.get(arguments.check, {}).get("cases", 0)
     else:
@@ -115,7 +120,7 @@ def main():
             print(problem)
         print(f"DIFFERENT: {len(problems)} problems")
         sys.exit(1)
-    print(f"as the clean run outside the storm; {len(hit)} affected cases, all errored with a signature")
+    print(f"as the clean run outside the storm; {len(hit)} affected cases, each errored or not run with a signature")
 
 
 def steps(directory, results):

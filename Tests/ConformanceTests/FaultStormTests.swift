@@ -136,34 +136,6 @@ struct BreakerTests {
     #expect(breaker.faulted(utc, signature: "malformed")?.faults == 1)
   }
 
-  @Test("the page's groups carry the cases not run of their check and fault: alone, or shared with a waived group")
-  func pageCounts() {
-    let trips = [
-      Breaker.Trip(group: "leading-blanks · hebrew", signature: trap, faults: 3, notRun: 40),
-      Breaker.Trip(group: "leading-blanks · gregorian · UTC", signature: trap, faults: 1, notRun: 7),
-      Breaker.Trip(group: "month-days · hebrew", signature: trap, faults: 3, notRun: 5),
-    ]
-    let summary = IsolationSummary(rule: "", checks: [], breakerThreshold: 3, trips: trips)
-    let notRun = summary.notRunBySignature
-    #expect(summary.notRun == 52)
-    let key = IsolationSummary.BreakerKey(check: "leading-blanks", signature: trap)
-    #expect(notRun[key]?.cases == 47 && notRun[key]?.trips == 2)
-    func member(_ cluster: FailureCluster, sharing: Int) -> String {
-      guard case .object(let members) = HTMLReportData.cluster(cluster, notRun: notRun, sharing: [key: sharing])
-      else { return "" }
-      return members.first { $0.0 == "notRun" }?.1.rendered(indent: nil) ?? "absent"
-    }
-    let errored = FailureCluster(check: "leading-blanks", pattern: trap, status: .errored, triage: nil)
-    #expect(member(errored, sharing: 1) == "[47,2,1]")
-    // A waiver took some of the fault's cases: the count is the check's, not the group's.
-    #expect(member(errored, sharing: 2) == "[47,2,0]")
-    // A failure with that text as its pattern is no fault, and another check's is its own.
-    #expect(member(FailureCluster(check: "leading-blanks", pattern: trap, status: .failed, triage: nil),
-                   sharing: 1) == "null")
-    #expect(member(FailureCluster(check: "weekday-symbols", pattern: trap, status: .errored, triage: nil),
-                   sharing: 1) == "null")
-  }
-
   @Test("limits: 5 × the slowest case of the case's check and calendar in the model, 2 s to 10 s of CPU, whatever ran before; 3 × in wall time; bad settings exit 2")
   func limits() throws {
     // A model by hand: same-day-closing met a 1.2 s case in chinese and 0.3 s in dangi, none
@@ -450,22 +422,28 @@ struct FaultStormTests {
     for (id, counts) in clean.checks where id != check {
       #expect(storm.checks[id] == counts, "\(id)")
     }
-    // Inside: every case listed, errored, with the fault's signature as its pattern; most not
-    // run, which their detail says (the pattern does not: a shard would run others).
+    // Inside: every case listed with the fault's signature as its pattern: errored where it
+    // ran and faulted, `not-run` where the breaker stopped it first (never errored: the
+    // breaker does not guess), its detail saying why.
     let inside = storm.cases.filter(affected)
     #expect(!inside.isEmpty)
     #expect(storm.checks[check]?.total == clean.checks[check]?.total)
     #expect(clean.checks[check]?.errored == 0)
-    // Outside is as clean (no errors), so the check's errored cases are the storm's, all listed.
-    #expect(storm.checks[check]?.errored == inside.count)
+    let crashed = inside.filter { $0.outcome.verdict == .errored }
+    let notRun = inside.filter { $0.outcome.verdict == .notRun }
+    #expect(crashed.count + notRun.count == inside.count)
+    // Outside is as clean (no errors), so the check's errored and not-run cases are the storm's.
+    #expect(storm.checks[check]?.errored == crashed.count)
+    #expect(storm.checks[check]?.notRun == notRun.count)
+    #expect(storm.record.summary.notRun == notRun.count)
     if calendar == nil { #expect(inside.count == clean.checks[check]?.total) }
     for record in inside {
-      #expect(record.outcome.verdict == .errored, "\(record.id)")
       let pattern = record.outcome.pattern
       #expect(pattern.hasPrefix(signature), "\(record.id): \(pattern) \(record.outcome.detail)")
+      #expect((record.outcome.detail.first ?? "").hasPrefix("not run: ") == (record.outcome.verdict == .notRun),
+              "\(record.id): \(record.outcome.verdict) \(record.outcome.detail)")
+      #expect(record.status == (record.outcome.verdict == .notRun ? .notRun : record.status))
     }
-    let notRun = { (record: CaseRecord) in (record.outcome.detail.first ?? "").hasPrefix("not run: ") }
-    let crashed = inside.filter { !notRun($0) }
     // The breaker: three in a row in one zone of the first calendar, one in a second zone
     // (the whole calendar then), then at most one more per calendar and worker (two workers
     // may be in one calendar when it trips).
@@ -473,21 +451,27 @@ struct FaultStormTests {
     #expect(crashed.count >= 3 && crashed.count <= 4 + 2 * calendars, "\(crashed.count) crashed")
     let trips = storm.record.run.isolation?.trips ?? []
     #expect(trips.map(\.group).sorted() == Set(inside.map { Breaker.group($0.id).description }).sorted())
-    #expect(trips.reduce(0) { $0 + $1.notRun } == inside.count - crashed.count)
-    // The console says it, counted as the cases file holds them.
-    let said = "the breaker did not run \(HTMLReport.number(inside.count - crashed.count)) cases"
+    #expect(trips.reduce(0) { $0 + $1.notRun } == notRun.count)
+    // The console says it, counted as the cases file holds them, and JUnit skips them with
+    // the reason, in one testcase of the check.
+    let said = "the breaker did not run \(HTMLReport.number(notRun.count)) cases (counted as not run, never as errored)"
     #expect(storm.stdout.contains(said), "\(storm.stdout)")
+    #expect(storm.stdout.contains("\(HTMLReport.number(notRun.count)) not run (the breaker)"), "\(storm.stdout)")
+    let junit = storm.junit
+    #expect(junit.contains("name=\"not run · the breaker stopped a systematic fault\""), "\(junit.prefix(2000))")
+    #expect(junit.contains("<skipped message=\"\(HTMLReport.counted(notRun.count, "case")) in "), "\(junit.prefix(2000))")
   }
 
-  /// The case as the page, JUnit and a baseline group it: all but its detail, which alone
-  /// says whether this run ran it or the breaker stopped it first.
+  /// The case as a storm's groups hold it: all but its detail, and its verdict read as "a
+  /// fault of this signature", whether it ran and faulted or the breaker stopped it first.
   static func grouped(_ record: CaseRecord) -> CaseRecord {
     var record = record
     record.outcome.detail = []
+    if record.outcome.verdict == .notRun { record.outcome.verdict = .errored }
     return record
   }
 
-  @Test("a storm sharded in three and merged: every case the single run's verdict and pattern, though the shards ran more of its faults")
+  @Test("a storm sharded in three and merged: every case the single run's pattern, errored or not run, though the shards ran more of its faults")
   func stormMergedEqualsSingleRun() throws {
     let fault = ["CONFORMANCE_CASE_TIMEOUT": "0.5", "CONFORMANCE_FAULT": "trap:*leading-blanks*"]
     let single = try Self.run(fault: fault["CONFORMANCE_FAULT"])
@@ -514,21 +498,22 @@ struct FaultStormTests {
     let difference = zip(cases, single.cases).first { Self.grouped($0) != Self.grouped($1) }
     #expect(difference == nil, "first difference: \(difference.map { "\($0.0.id): \($0.0.outcome.pattern) ≠ \($0.1.outcome.pattern)" } ?? "")")
     // Each shard learns the signature alone (three faults in a row before its breaker
-    // trips), so the shards ran cases the single run reported not run: the reason the
-    // pattern must not say which.
-    let ran = { (cases: [CaseRecord]) in
-      cases.filter { $0.outcome.verdict == .errored && !($0.outcome.detail.first ?? "").hasPrefix("not run: ") }.count
-    }
+    // trips), so the shards ran cases the single run did not: errored there, not run here,
+    // the pattern the same. Together they are the same cases.
+    let ran = { (cases: [CaseRecord]) in cases.filter { $0.outcome.verdict == .errored }.count }
     #expect(ran(cases) > ran(single.cases), "faulted: \(ran(cases)) merged, \(ran(single.cases)) single")
-    #expect(try runRecord(merged).summary == single.summary)
+    var (night, one) = (try runRecord(merged).summary, single.summary)
+    #expect(night.errored + night.notRun == one.errored + one.notRun)
+    (night.errored, night.notRun, one.errored, one.notRun) = (0, 0, 0, 0)
+    #expect(night == one)
     // The night's isolation is every shard's: its trips hold every case not run, and each
     // check's slowest case is the slowest any shard saw (the first shard's alone was kept).
-    let night = try #require(try runRecord(merged).run.isolation)
+    let isolation = try #require(try runRecord(merged).run.isolation)
     let parts = try shards.map { try #require(try runRecord($0).run.isolation) }
-    let notRun = cases.filter { ($0.outcome.detail.first ?? "").hasPrefix("not run: ") }.count
-    #expect(notRun > 0 && night.trips.reduce(0) { $0 + $1.notRun } == notRun)
-    #expect(Set(night.trips.map(\.group)) == Set(parts.flatMap(\.trips).map(\.group)))
-    for limits in night.checks {
+    let notRun = cases.filter { $0.outcome.verdict == .notRun }.count
+    #expect(notRun > 0 && isolation.trips.reduce(0) { $0 + $1.notRun } == notRun)
+    #expect(Set(isolation.trips.map(\.group)) == Set(parts.flatMap(\.trips).map(\.group)))
+    for limits in isolation.checks {
       let slowest = parts.compactMap { $0.checks.first { $0.check == limits.check }?.slowestCaseCPUSeconds }.max()
       #expect(limits.slowestCaseCPUSeconds == slowest, "\(limits.check)")
     }

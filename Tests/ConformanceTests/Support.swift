@@ -47,6 +47,8 @@ struct ExecutableRun {
   var stderr: String
   var record: RunRecord
   var cases: [CaseRecord]
+  /// The run's junit.xml, as written.
+  var junit: String
 
   var summary: StatusCounts { record.summary }
   var checks: [String: StatusCounts] {
@@ -61,5 +63,6 @@ struct ExecutableRun {
     (status, stdout, stderr) = (result.status, result.out, result.error)
     record = try runRecord(out)
     cases = try recordedCases(out)
+    junit = (try? String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)) ?? ""
   }
 }

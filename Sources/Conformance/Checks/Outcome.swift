@@ -5,6 +5,10 @@ public struct Outcome: Sendable, Codable, Equatable {
   /// What the check found, before any review.
   public enum Verdict: String, Sendable, Codable, CaseIterable {
     case passed, failed, errored, skipped
+    /// Never asked: the breaker stopped its group after a systematic fault (the trip's
+    /// reason is its detail, the fault's signature its pattern). Not a failure, and not a
+    /// guess at one.
+    case notRun = "not-run"
   }
 
   public var verdict: Verdict
@@ -59,6 +63,12 @@ public struct Outcome: Sendable, Codable, Equatable {
   /// An errored case: the subject or the oracle could not produce a value.
   public static func errored(_ message: String) -> Outcome {
     Outcome(verdict: .errored, expected: .null, actual: .null, pattern: "error", detail: [message])
+  }
+
+  /// A case the breaker did not ask (`Verdict.notRun`): `reason` is the trip's, `signature`
+  /// the fault that tripped it.
+  static func notRun(_ reason: String, signature: String) -> Outcome {
+    Outcome(verdict: .notRun, expected: .null, actual: .null, pattern: signature, detail: [reason])
   }
 
   /// A case that cannot run here, with the reason.

@@ -45,6 +45,8 @@ public struct RunTally: Sendable {
     case unexpectedPass
     /// Any other failure the rule does not count (`--fail-on none`).
     case uncounted
+    /// Not run: the breaker stopped its group after a systematic fault (`CaseStatus.notRun`).
+    case notRun
   }
 
   /// The JUnit testcase of a step.
@@ -192,7 +194,9 @@ public struct RunTally: Sendable {
         tallied.counted.add(status)
         if tallied.examples.count < Self.examplesPerStep { tallied.examples.append(try arriving.whole()) }
       } else {
-        let kind: KnownDifference = if let waiver = record.review.waiver, status == .waived {
+        let kind: KnownDifference = if status == .notRun {
+          .notRun
+        } else if let waiver = record.review.waiver, status == .waived {
           .waived(waiver)
         } else if status == .oracleStale {
           .oracleStale

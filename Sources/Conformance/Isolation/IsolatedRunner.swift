@@ -121,19 +121,16 @@ public final class IsolatedRunner: Sendable {
     scheduler.requeue(again)
   }
 
-  /// Records cases of a tripped group as errored with the fault's signature as their
-  /// pattern, the trip's reason ("not run: ...") as their detail. Which cases of a
-  /// systematic fault ran before the breaker tripped depends on what this run had seen (a
-  /// shard sees a slice; two workers race), so it is stated in the detail only: pattern,
-  /// verdict and cluster are the same in a single run and a merged night.
+  /// Records cases of a tripped group as `not-run` (never errored: the breaker did not ask
+  /// them, so it cannot say they fault), with the fault's signature as their pattern and the
+  /// trip's reason ("not run: ...") as their detail.
   private func recordNotRun(step index: Int, positions: [Int], trip: Breaker.Trip) {
-    var outcome = Outcome.errored(trip.reason)
-    outcome.pattern = trip.signature
+    let outcome = Outcome.notRun(trip.reason, signature: trip.signature)
     scheduler.notRun(step: index, positions: positions,
                      erroredRecord(scheduler.step(index), positions: positions, outcome))
   }
 
-  /// The record of cases this side marks errored (a fault, "not run"), each reviewed as a
+  /// The record of cases this side marks errored or not run, each reviewed as a
   /// worker reviews its cases (a waiver may explain it, the baseline classifies it).
   private func erroredRecord(_ step: Plan.Step, positions: [Int], _ outcome: Outcome) -> StepRecord {
     let ids = step.cases()

@@ -168,26 +168,6 @@ public struct IsolationSummary: Codable, Sendable, Equatable {
   /// Cases the breaker did not run, in every group.
   var notRun: Int { trips.reduce(0) { $0 + $1.notRun } }
 
-  /// Per check and signature, the cases not run and the groups that tripped: what a failure
-  /// cluster of that check and pattern (the fault's signature) can say of its cases. A
-  /// cluster's own cases are not told apart by the case lines a merge reads (pattern and
-  /// verdict are the same whether a case faulted or was not run), so the page says it of
-  /// the check's cases with that fault, which is exact.
-  var notRunBySignature: [BreakerKey: (cases: Int, trips: Int)] {
-    var counts: [BreakerKey: (cases: Int, trips: Int)] = [:]
-    for trip in trips {
-      let key = BreakerKey(check: trip.check, signature: trip.signature)
-      counts[key, default: (0, 0)].cases += trip.notRun
-      counts[key, default: (0, 0)].trips += 1
-    }
-    return counts
-  }
-
-  struct BreakerKey: Hashable {
-    var check: String
-    var signature: String
-  }
-
   /// A merged night's, from its shards': each check's slowest case and request limit the
   /// largest of any shard (the limit grows with the longest request, as in one run), and
   /// every shard's trips, a group that tripped in several shards once, its faults and cases

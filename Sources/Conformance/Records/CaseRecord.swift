@@ -22,7 +22,7 @@ public struct CaseRecord: Sendable, Equatable {
 
   /// The status the reports count: the verdict as the review reads it.
   public var status: CaseStatus {
-    guard review.waiver != nil else {
+    guard review.waiver != nil, outcome.verdict != .notRun else {
       return review.oracleStale == true && outcome.verdict == .failed ? .oracleStale : CaseStatus(outcome.verdict)
     }
     return outcome.verdict == .passed ? .unexpectedPass : .waived

@@ -1,6 +1,8 @@
 /// A case's status in the reports: the check's verdict, or what a waiver makes of it.
 public enum CaseStatus: String, Sendable, Codable, CaseIterable, Comparable {
   case passed, failed, errored, skipped
+  /// Not run: the breaker stopped its group (`Outcome.Verdict.notRun`); no waiver applies.
+  case notRun = "not-run"
   /// Failed or errored, and a waiver explains it.
   case waived
   /// Failed only because libicu's data is older: the published reference shows the subject
@@ -19,6 +21,7 @@ public enum CaseStatus: String, Sendable, Codable, CaseIterable, Comparable {
     case .failed: self = .failed
     case .errored: self = .errored
     case .skipped: self = .skipped
+    case .notRun: self = .notRun
     }
   }
 

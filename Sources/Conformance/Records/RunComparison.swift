@@ -78,7 +78,7 @@ public struct RunComparison: Sendable {
     for (label, run) in [("before", first), ("after", second)] {
       let summary = run.record.summary
       lines.append("\(label): \(run.url.path), \(summary.total) cases (failed \(summary.failed), "
-        + "errored \(summary.errored), waived \(summary.waived), oracle-stale \(summary.oracleStale), "
+        + "errored \(summary.errored), not-run \(summary.notRun), waived \(summary.waived), oracle-stale \(summary.oracleStale), "
         + "unexpected-pass \(summary.unexpectedPass))")
     }
     // What makes the runs different, for the verdict line.

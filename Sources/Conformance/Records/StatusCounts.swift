@@ -6,6 +6,8 @@ public struct StatusCounts: Sendable, Equatable, Codable {
   public var failed = 0
   public var errored = 0
   public var skipped = 0
+  /// Cases the breaker did not run (`CaseStatus.notRun`).
+  public var notRun = 0
   public var waived = 0
   /// Failures that are only libicu's older data (`CaseStatus.oracleStale`).
   public var oracleStale = 0
@@ -13,7 +15,7 @@ public struct StatusCounts: Sendable, Equatable, Codable {
 
   public init() {}
 
-  public var total: Int { passed + failed + errored + skipped + waived + oracleStale + unexpectedPass }
+  public var total: Int { passed + failed + errored + skipped + notRun + waived + oracleStale + unexpectedPass }
 
   public mutating func add(_ status: CaseStatus) {
     switch status {
@@ -21,6 +23,7 @@ public struct StatusCounts: Sendable, Equatable, Codable {
     case .failed: failed += 1
     case .errored: errored += 1
     case .skipped: skipped += 1
+    case .notRun: notRun += 1
     case .waived: waived += 1
     case .oracleStale: oracleStale += 1
     case .unexpectedPass: unexpectedPass += 1
@@ -32,28 +35,29 @@ public struct StatusCounts: Sendable, Equatable, Codable {
     failed += other.failed
     errored += other.errored
     skipped += other.skipped
+    notRun += other.notRun
     waived += other.waived
     oracleStale += other.oracleStale
     unexpectedPass += other.unexpectedPass
   }
 
   enum CodingKeys: String, CodingKey {
-    case cases, passed, failed, errored, skipped, waived, oracleStale, unexpectedPass = "unexpectedPasses"
+    case cases, passed, failed, errored, skipped, notRun, waived, oracleStale, unexpectedPass = "unexpectedPasses"
   }
 
   /// Each status's count and its key, in the order every reader and writer of the counts
   /// (results.json, step records, `compare`) gives them; `cases`, their total, comes first.
   static let fields: [(key: CodingKeys, path: WritableKeyPath<StatusCounts, Int> & Sendable)] = [
     (.passed, \.passed), (.failed, \.failed), (.errored, \.errored), (.skipped, \.skipped),
-    (.waived, \.waived), (.oracleStale, \.oracleStale), (.unexpectedPass, \.unexpectedPass),
+    (.notRun, \.notRun), (.waived, \.waived), (.oracleStale, \.oracleStale), (.unexpectedPass, \.unexpectedPass),
   ]
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init()
     for (key, path) in Self.fields {
-      // Counts written before oracle-stale was a status have none.
-      self[keyPath: path] = key == .oracleStale ? try container.decodeIfPresent(Int.self, forKey: key) ?? 0
+      // Counts written before oracle-stale and not-run were statuses have none.
+      self[keyPath: path] = key == .oracleStale || key == .notRun ? try container.decodeIfPresent(Int.self, forKey: key) ?? 0
         : try container.decode(Int.self, forKey: key)
     }
     if let cases = try container.decodeIfPresent(Int.self, forKey: .cases), cases != total {

@@ -284,8 +284,8 @@ extension StatusCounts {
     guard let members = JSONMembers(text, wanted: Self.names) else { return nil }
     self.init()
     for (member, field) in Self.fields.enumerated() {
-      // Counts written before oracle-stale was a status have none.
-      if field.key == .oracleStale, !members.has(member) { continue }
+      // Counts written before oracle-stale and not-run were statuses have none.
+      if field.key == .oracleStale || field.key == .notRun, !members.has(member) { continue }
       guard let value = members.int(member) else { return nil }
       self[keyPath: field.path] = value
     }

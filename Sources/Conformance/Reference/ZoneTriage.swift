@@ -116,7 +116,7 @@ extension ReferenceData {
       case .failed:
         let text = result.expected.description
         detail.append("reference \(release.name): " + (text.count > 300 ? text.prefix(300) + "…" : text))
-      case .errored, .skipped:
+      case .errored, .skipped, .notRun:
         detail.append("reference \(release.name): could not compute (\(result.detail.first ?? "?"))")
         return nil
       }

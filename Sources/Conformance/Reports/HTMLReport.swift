@@ -105,9 +105,11 @@ public enum HTMLReport {
         "<li><code>\(escape($0.id))</code>: \(escape($0.why))</li>"
       }.joined() + "</ul>\n"
     }
-    if let isolation = tally.info?.isolation, isolation.notRun > 0 {
-      html += "<p>The breaker did not run \(counted(isolation.notRun, "case")) (\(counted(isolation.trips.count, "group")) "
-        + "tripped): each is counted as errored (or waived), its detail starting “not run”.</p>\n"
+    if tally.totals.notRun > 0 {
+      let trips = tally.info?.isolation?.trips.count ?? 0
+      html += "<p>The breaker did not run \(counted(tally.totals.notRun, "case"))"
+        + (trips > 0 ? " (\(counted(trips, "group")) tripped)" : "")
+        + ": each is counted as not run, with the fault that stopped its group as its pattern.</p>\n"
     }
     html += "<p class=\"muted\">The rest of this page (filters, examples, pictures) needs JavaScript; "
       + "results.json and cases.jsonl.gz hold the same data.</p>"
@@ -121,7 +123,6 @@ public enum HTMLReport {
     let totals = tally.totals
     let rule = FailOn(rawValue: tally.info?.review.failOn ?? "") ?? .unexpected
     let (fires, exit) = rule.verdict(totals, newFailures: tally.newFailures)
-    let notRun = tally.info?.isolation?.notRun ?? 0
     func linked(_ text: String, _ fragment: String, _ count: Int) -> String {
       count == 0 ? escape(text) : "<a href=\"#\(fragment)\">\(escape(text))</a>"
     }
@@ -129,8 +130,10 @@ public enum HTMLReport {
     if tally.info?.review.baseline != nil {
       parts.append(number(tally.baselineCounts[.fixed] ?? 0) + " fixed")
     }
-    parts.append(linked("\(number(totals.errored)) errored", "status=errored", totals.errored)
-      + (notRun > 0 ? " (\(number(notRun)) of them not run)" : ""))
+    parts.append(linked("\(number(totals.errored)) errored", "status=errored", totals.errored))
+    if totals.notRun > 0 {
+      parts.append(linked("\(number(totals.notRun)) not run (the breaker)", "status=not-run", totals.notRun))
+    }
     parts.append(linked(counted(totals.unexpectedPass, "unexpected pass", plural: "unexpected passes"),
                         "status=unexpected-pass", totals.unexpectedPass))
     if totals.oracleStale > 0 {
@@ -187,9 +190,8 @@ public enum HTMLReport {
   /// The tab's title: the verdict's counts, with separators.
   static func title(_ tally: RunTally) -> String {
     let totals = tally.totals
-    let notRun = tally.info?.isolation?.notRun ?? 0
     return "Calendar conformance: \(counted(tally.newFailures, "new failure")), "
-      + "\(number(totals.errored)) errored" + (notRun > 0 ? " (\(number(notRun)) not run)" : "")
+      + "\(number(totals.errored)) errored" + (totals.notRun > 0 ? ", \(number(totals.notRun)) not run" : "")
       + ", \(number(totals.failed)) failed, \(number(totals.waived)) waived of \(number(totals.total))"
   }
 
@@ -212,7 +214,8 @@ public enum HTMLReport {
   /// The totals line, also present before the script runs.
   static func totalsText(_ totals: StatusCounts) -> String {
     "\(number(totals.total)) cases: ✔ \(number(totals.passed)) passed · ✘ \(number(totals.failed)) failed · "
-      + "⚠ \(number(totals.errored)) errored · ◐ \(number(totals.waived)) waived · "
+      + "⚠ \(number(totals.errored)) errored · "
+      + (totals.notRun > 0 ? "⊘ \(number(totals.notRun)) not run · " : "") + "◐ \(number(totals.waived)) waived · "
       + "◑ \(number(totals.oracleStale)) oracle-stale · "
       + "! \(number(totals.unexpectedPass)) unexpected passes · ○ \(number(totals.skipped)) skipped"
   }

@@ -8,9 +8,7 @@ enum HTMLReportData {
     let exit = FailOn(rawValue: review.failOn)?.exitLine(totals, newFailures: tally.newFailures) ?? ""
     // New failures and unexpected passes first, then by size.
     let clusters = tally.clusters.byUrgency
-    let notRun = info.isolation?.notRunBySignature ?? [:]
-    let sharing = Dictionary(clusters.compactMap(breakerKey).map { ($0, 1) }, uniquingKeysWith: +)
-    let clustered: [JSONValue] = clusters.map { cluster($0, notRun: notRun, sharing: sharing, explain: info.explainCommand) }
+    let clustered: [JSONValue] = clusters.map { cluster($0, explain: info.explainCommand) }
     let isolated: JSONValue = info.isolation.map(isolation) ?? .null
     return .object([
       ("started", .string(ISO8601DateFormatter().string(from: info.started))),
@@ -66,7 +64,7 @@ enum HTMLReportData {
           ("cases", .int(counts.total)), ("crossProduct", .int(cover?.crossProduct ?? 0)),
           ("passed", .int(counts.passed)), ("failed", .int(counts.failed + counts.unexpectedPass)),
           ("waived", .int(counts.waived)), ("oracleStale", .int(counts.oracleStale)),
-          ("errored", .int(counts.errored)),
+          ("errored", .int(counts.errored)), ("notRun", .int(counts.notRun)),
           ("skipped", .int(counts.skipped)), ("locales", .int(cover?.locales ?? 0)),
           ("calendars", .int(cover?.calendars ?? 0)), ("firstWeekdays", .int(cover?.firstWeekdays ?? 0)),
           ("zones", .int(cover?.zones ?? 0)), ("months", .int(cover?.months ?? 0)),
@@ -136,26 +134,10 @@ enum HTMLReportData {
     ])
   }
 
-  /// The check and signature of the breaker's cases a cluster may hold: its check and
-  /// pattern, when its cases errored (or were waived).
-  static func breakerKey(_ cluster: FailureCluster) -> IsolationSummary.BreakerKey? {
-    cluster.status == .errored || cluster.status == .waived
-      ? IsolationSummary.BreakerKey(check: cluster.check, signature: cluster.pattern) : nil
-  }
-
-  /// - Parameters:
-  ///   - notRun: per check and signature, the cases the breaker did not run and its trips;
-  ///     a cluster of errored (or waived) cases with that pattern carries them,
-  ///   - sharing: how many clusters have each check and pattern: with one, every case not
-  ///     run is in it (`[cases, trips, 1]`), else a waiver split them (`[cases, trips, 0]`).
-  static func cluster(_ cluster: FailureCluster,
-                      notRun: [IsolationSummary.BreakerKey: (cases: Int, trips: Int)] = [:],
-                      sharing: [IsolationSummary.BreakerKey: Int] = [:],
-                      explain: ExplainCommand = ExplainCommand()) -> JSONValue {
-    let breaker = breakerKey(cluster).flatMap { key in
-      notRun[key].map { ($0.cases, $0.trips, sharing[key] == 1 ? 1 : 0) }
-    }
-    return .object([
+  /// A cluster as the page draws it. The breaker's cases are a cluster of their own
+  /// (`not-run`, the fault's signature as its pattern), beside the errored one they follow.
+  static func cluster(_ cluster: FailureCluster, explain: ExplainCommand = ExplainCommand()) -> JSONValue {
+    .object([
       ("check", .string(cluster.check)), ("status", .string(cluster.status.rawValue)),
       ("triage", cluster.triage.map { .string($0.rawValue) } ?? .null),
       ("pattern", .string(cluster.pattern)), ("count", .int(cluster.count)),
@@ -174,7 +156,6 @@ enum HTMLReportData {
         })),
       ("waivers", .array(cluster.waivers.sorted { $0.key < $1.key }.map { .array([.string($0.key), .int($0.value)]) })),
       ("examples", .array(cluster.shownExamples(HTMLReport.examplesPerCluster).map { example($0, explain: explain) })),
-      ("notRun", breaker.map { .array([.int($0.0), .int($0.1), .int($0.2)]) } ?? .null),
     ])
   }
 

@@ -103,6 +103,7 @@ public enum JUnitXML {
     case .oracleStale: "known differences · oracle-stale (libicu's data is older)"
     case .unexpectedPass: "known differences · passing against a waiver"
     case .uncounted: "known differences · not counted"
+    case .notRun: "not run · the breaker stopped a systematic fault"
     }
   }
 
@@ -168,6 +169,9 @@ public enum JUnitXML {
       return "\(cases) passed against their waiver (not counted by --fail-on \(rule))"
     case .uncounted:
       return "\(cases) failed (not counted by --fail-on \(rule))"
+    case .notRun:
+      return "\(cases) not run: the subject faulted systematically in their group (its faults are "
+        + "the errors of their steps), so the breaker did not ask these (counted by no --fail-on rule)"
     }
   }
 

@@ -46,7 +46,10 @@ extension Baseline {
     let unchangedStep = groupOfStep.mapValues { reading.unchanged.contains($0) }
     let caseReader = try results.cases()
     try caseReader.forEachBatch(FailureLine.self) { (batch) throws(InputError) in
-      for entry in batch where entry.verdict == .failed || entry.verdict == .errored {
+      // A case the breaker did not run is kept as a fault of unknown value (an errored one's):
+      // which cases of a storm run depends on scheduling, so tonight's errored case must read
+      // as still failing, not new, where last night's run stopped before it.
+      for entry in batch where entry.verdict == .failed || entry.verdict == .errored || entry.verdict == .notRun {
         reading.add(entry.id, key: entry.key, digest: try entry.digest(in: caseReader.path),
                     group: groupOfStep[entry.step] ?? "",
                     unchanged: unchangedStep[entry.step] ?? false)
@@ -182,7 +185,7 @@ extension Baseline {
         let verdict = members.string(2).flatMap(Outcome.Verdict.init(rawValue:))
       else { return nil }
       (self.id, self.step, self.verdict, key) = (id, step, verdict, CaseKey(id))
-      guard verdict == .failed || verdict == .errored else { return }
+      guard verdict == .failed || verdict == .errored || verdict == .notRun else { return }
       if members.has(3) {
         guard let digest = members.string(3) else { return nil }
         actualDigest = digest

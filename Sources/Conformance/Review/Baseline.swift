@@ -63,8 +63,10 @@ public struct Baseline: Sendable {
     return false
   }
 
-  /// The class of a case, or `nil` for a pass the baseline did not fail either.
+  /// The class of a case, or `nil` for a pass the baseline did not fail either, and for a
+  /// case not run (it says nothing of the subject: neither fixed nor new).
   public func classify(_ record: CaseRecord) -> Class? {
+    guard record.outcome.verdict != .notRun else { return nil }
     let failing = record.outcome.isFailure
     if let previous = failures[CaseKey(record.id.description)] {
       guard failing else { return .fixed }

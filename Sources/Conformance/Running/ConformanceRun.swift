@@ -300,7 +300,9 @@ public enum ConformanceRun {
     var lines = [
       "\(HTMLReport.number(totals.total)) cases in \(String(format: "%.1f", tally.elapsed)) s: "
         + "\(HTMLReport.number(totals.passed)) passed, \(HTMLReport.number(totals.failed)) failed, "
-        + "\(HTMLReport.number(totals.errored)) errored, \(HTMLReport.number(totals.waived)) waived, "
+        + "\(HTMLReport.number(totals.errored)) errored, "
+        + (totals.notRun > 0 ? "\(HTMLReport.number(totals.notRun)) not run (the breaker), " : "")
+        + "\(HTMLReport.number(totals.waived)) waived, "
         + "\(HTMLReport.number(totals.oracleStale)) oracle-stale (libicu's data older), "
         + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, "
         + "\(HTMLReport.number(totals.skipped)) skipped",
@@ -332,10 +334,13 @@ public enum ConformanceRun {
       lines.append("\(HTMLReport.counted(partly.count, "waiver")) matched nothing in this selection, which holds only "
         + "part of what they cover (not stale): " + shown)
     }
-    if let isolation = tally.info?.isolation, isolation.notRun > 0 {
-      lines.append("the breaker did not run \(HTMLReport.counted(isolation.notRun, "case")) (counted as errored, "
-        + "or waived): \(HTMLReport.counted(isolation.trips.count, "group")) tripped on a repeated fault, "
-        + "listed in results.json (run.isolation.trips) and index.html (Isolation)")
+    if tally.totals.notRun > 0 {
+      let trips = tally.info?.isolation?.trips.count ?? 0
+      lines.append("the breaker did not run \(HTMLReport.counted(tally.totals.notRun, "case")) (counted as not run, "
+        + "never as errored): "
+        + (trips > 0 ? "\(HTMLReport.counted(trips, "group")) tripped on a repeated fault, listed in "
+          + "results.json (run.isolation.trips) and index.html (Isolation)"
+          : "the executor's questions of a function that failed 3 in a row were not sent"))
     }
     if let versions = tally.info?.versions { lines.append(versions.summary) }
     let patterns = commonPatterns(tally.clusters.byUrgency)

@@ -148,7 +148,7 @@ public struct Runner: Sendable {
   static func subjectICUExpectation(_ outcome: Outcome, _ second: Outcome) -> Value? {
     switch second.verdict {
     case .passed: outcome.actual
-    case .errored: nil
+    case .errored, .notRun: nil
     case .failed, .skipped: second.expected
     }
   }

@@ -3,7 +3,7 @@
 window.addEventListener("error", e => { document.documentElement.dataset.error = String(e.message); });
 const D = JSON.parse(document.getElementById("data").textContent);
 const app = document.getElementById("app");
-const ICON = {"passed": "✔", "failed": "✘", "errored": "⚠", "waived": "◐", "oracle-stale": "◑", "unexpected-pass": "!", "skipped": "○"};
+const ICON = {"passed": "✔", "failed": "✘", "errored": "⚠", "not-run": "⊘", "waived": "◐", "oracle-stale": "◑", "unexpected-pass": "!", "skipped": "○"};
 const FILTERS = ["check", "calendar", "locale", "zone", "status", "triage", "new"];
 const DIMENSIONS = ["calendar", "locale", "zone"];
 const fmt = n => Number(n).toLocaleString("en-US");
@@ -61,7 +61,7 @@ function writeFilters(state) {
 // Every value a fragment can name: the run's checks and statuses, every triage class and
 // dimension value of a failure.
 const VALUES = {check: new Set(D.checks.map(c => c.id)),
-                status: new Set(["failed", "errored", "waived", "oracle-stale", "unexpected-pass"]),
+                status: new Set(["failed", "errored", "not-run", "waived", "oracle-stale", "unexpected-pass"]),
                 triage: new Set(["none"]), calendar: new Set(), locale: new Set(), zone: new Set()};
 for (const c of D.clusters) {
   VALUES.triage.add(c.triage || "none");
@@ -117,9 +117,9 @@ function renderExample(e) {
     ? [markedItems(e.expectedItems, e.actualItems), markedItems(e.actualItems, e.expectedItems)]
     : [marked(e.expected, e.actual), marked(e.actual, e.expected)];
   // A case that errored has no values; its detail below says what happened.
-  const rows = e.status === "errored" ? [] : [["expected (libicu)", el("code", {}, values[0])]];
+  const rows = e.status === "errored" || e.status === "not-run" ? [] : [["expected (libicu)", el("code", {}, values[0])]];
   if (e.expectedF !== undefined) rows.push(["expected (Foundation's ICU)", el("code", {}, e.expectedF)]);
-  if (e.status !== "errored") rows.push(["actual (" + D.subjectSide + ")", el("code", {}, values[1])]);
+  if (e.status !== "errored" && e.status !== "not-run") rows.push(["actual (" + D.subjectSide + ")", el("code", {}, values[1])]);
   if (e.months) rows.push(["month", e.months]);
   if (e.baseline) rows.push(["baseline", e.baseline]);
   if (e.waiver) rows.push(["waiver", [el("code", {}, e.waiver), " ", (D.waivers[e.waiver] || {}).reason || ""]]);
@@ -138,16 +138,11 @@ function renderCluster(c, state) {
     c.status === "unexpected-pass" ? "passes, though a waiver says it fails" : c.pattern || "(no pattern)",
     " · ", el("strong", {class: "count"}, (exact ? "" : "up to ") + fmt(count)),
     count === c.count ? "" : " of " + fmt(c.count), c.count === 1 ? " case" : " cases",
-    c.new ? el("span", {class: "badge new"}, fmt(c.new) + " new") : null,
-    // Of the whole group: only where it is the fault's one group and shows all its cases.
-    c.notRun && c.notRun[0] && c.notRun[2] && count === c.count
-      ? el("span", {class: "badge"}, fmt(c.notRun[0]) + " not run") : null);
+    c.new ? el("span", {class: "badge new"}, fmt(c.new) + " new") : null);
   const parts = [summary];
-  if (c.notRun && c.notRun[0]) parts.push(el("p", {class: "breaker"}, "The breaker did not run " +
-    fmt(c.notRun[0]) + " of this check's cases with this fault (" + fmt(c.notRun[1]) +
-    (c.notRun[1] === 1 ? " group" : " groups") + " tripped; see Isolation): each is counted as " +
-    "errored (or waived), its detail starting “not run”" +
-    (c.notRun[2] ? "; the other " + fmt(c.count - c.notRun[0]) + " ran and faulted." : ".")));
+  if (c.status === "not-run") parts.push(el("p", {class: "breaker"}, "The breaker did not run these: " +
+    "the subject faulted with this signature systematically in their group (its errored cases, " +
+    "and Isolation, say where), so their answers are unknown, not wrong."));
   for (const [id, n] of c.waivers) {
     const w = D.waivers[id] || {};
     parts.push(el("p", {class: "waiver"}, "Waived by ", el("code", {}, id), " (" + fmt(n) + "): ",
@@ -289,7 +284,7 @@ function trend() {
     " — " + nights.length + " nights, oldest first"), box);
 }
 // Each case ran in a worker process: the limits it ran under and what the breaker
-// stopped, so a reader knows which errored cases were never asked.
+// stopped, so a reader knows which cases were never asked.
 function isolation(iso) {
   const parts = [el("p", {}, "Each case ran in a worker process: " + iso.rule + ".")];
   if (!iso.tripCount) {
@@ -297,7 +292,7 @@ function isolation(iso) {
   } else {
     parts.push(el("p", {id: "breaker-total"}, "The breaker tripped in " + fmt(iso.tripCount) +
       (iso.tripCount === 1 ? " group" : " groups") + " and did not run " + fmt(iso.notRun) +
-      (iso.notRun === 1 ? " case" : " cases") + ", counted as errored (or waived) with the fault's signature as their pattern."));
+      (iso.notRun === 1 ? " case" : " cases") + ", counted as not run with the fault's signature as their pattern."));
     const rows = iso.trips.map(t => [el("code", {}, t[0]), t[1], t[2], t[3]]);
     const trips = table(["group", "fault", "faults that tripped it", "cases not run"], rows);
     // A long table folds away (on a phone it was half the page); the count above says it all.
@@ -364,10 +359,10 @@ function render() {
     "Lighter is a higher pass rate (waived differences included); ", el("span", {class: "failed"}, "■ red"),
     " only where --fail-on " + D.review.failOn + " counts a case. Hover a cell for its numbers."), maps));
   app.append(section("Checks", table(["check", "what it compares", "cases", "cross product", "passed",
-    "failed", "waived", "oracle-stale", "errored", "skipped", "locales", "calendars", "first weekdays", "zones", "months",
+    "failed", "waived", "oracle-stale", "errored", "not run", "skipped", "locales", "calendars", "first weekdays", "zones", "months",
     "zone-months folded into an equivalent zone"],
     D.checks.map(c => [el("code", {}, c.id), c.summary, c.cases, c.crossProduct, c.passed, c.failed,
-      c.waived, c.oracleStale, c.errored, c.skipped, c.locales, c.calendars, c.firstWeekdays, c.zones, c.months,
+      c.waived, c.oracleStale, c.errored, c.notRun, c.skipped, c.locales, c.calendars, c.firstWeekdays, c.zones, c.months,
       c.equivalent]))));
   app.append(section("Pass rates", matrix("check × calendar", "calendar"),
     matrix("check × first weekday", "fw"), matrix("check × zone class", "zone class")));

@@ -119,9 +119,10 @@ struct ExecutorFault: Sendable, Equatable {
     text.count <= limit ? text : String(text.prefix(limit)) + "…"
   }
 
-  /// The case's outcome.
+  /// The case's outcome: `not-run` for a question the breaker did not send, else errored.
   var outcome: Outcome {
     var outcome = Outcome.errored(detail[0])
+    if case .notRun = kind { outcome.verdict = .notRun }
     (outcome.pattern, outcome.detail) = (signature, detail)
     return outcome
   }
