@@ -17,16 +17,23 @@ import Testing
 /// Foundation and libicu (`Corpora/known-differences.json`: a subject on this Foundation
 /// meets those differences too; the waivers about the seeds' logic never apply to yours),
 /// reports in a temporary directory unless `options.out` is set.
-/// The subject runs on `options.jobs` threads unless `worker` is set: then in that many
-/// worker processes, so that a trap or a hang in it costs the cases it touches, not the test
-/// run (`ConformanceWorker`).
+/// The subject runs in `options.jobs` worker processes, so that a trap or a hang in it costs
+/// the cases it touches (errored, one signature a fault), never the test run: by default the
+/// test binary itself, started again on the one Swift Testing test that runs the sweep, in
+/// which `run()` serves the parent instead of sweeping (the test's code before the sweep runs
+/// again in each worker, so keep it free of side effects); or `worker`, an executable of
+/// yours (`ConformanceWorker`). Outside a Swift Testing test, or with `inProcess`, it runs on
+/// threads of this process, where a trap ends it and a loop never returns.
 public struct ConformanceSweep: Sendable {
   public var functions: SubjectFunctions
   public var options: RunOptions
   /// The executable that serves this sweep's worker processes: one of yours whose main is
-  /// `ConformanceWorker.main` with the same functions. `nil` (the default): the functions
-  /// run on threads of this process, and a trap in them ends it.
+  /// `ConformanceWorker.main` with the same functions. `nil` (the default): the test binary
+  /// running the sweep.
   public var worker: URL?
+  /// Runs the functions on threads of this process instead (faster to debug; a trap ends the
+  /// test run and a loop never returns).
+  public var inProcess = false
 
   /// This package's `Corpora/`, found from this file's path (as a dependency by path or as a
   /// checkout, its sources are on disk).
@@ -59,14 +66,46 @@ public struct ConformanceSweep: Sendable {
     return command
   }
 
-  /// Runs the sweep; the reports are in `options.out`.
+  /// Set in the environment of a test binary started again as a sweep's worker: the name of
+  /// the subject it serves.
+  static let workerVariable = "CONFORMANCE_KIT_WORKER"
+
+  /// Runs the sweep; the reports are in `options.out`. In a test binary started again as this
+  /// sweep's worker, serves the sweep that started it instead, and ends the process.
   ///
   /// - Throws: `InputError` for a bad selection (an unknown check, locale or zone),
   ///   `HarnessError` when the harness fails. Findings are the result, not errors.
   public func run() throws -> ConformanceRun.Result {
+    if let serving = ProcessInfo.processInfo.environment[Self.workerVariable] {
+      ConformanceWorker.serveSweep(functions, startedFor: serving)
+    }
     var options = options
-    options.workerExecutable = worker
-    return try ConformanceRun.run(options, subject: functions.subject)
+    if let worker {
+      options.workerExecutable = worker
+    } else if !inProcess, let test = Test.current, let binary = Self.testBinary() {
+      options.workerExecutable = binary
+      options.workerLaunch = WorkerLaunch(
+        arguments: ["--testing-library", "swift-testing", "--filter", Self.filter(test.id)],
+        environment: [Self.workerVariable: functions.name], explainsInProcess: true)
+    }
+    // SIGTERM or SIGINT to this process, or `swift test` killed (this process reparented):
+    // the workers go, what ran is written as `<out>.partial`, and the process ends (143).
+    Interruption.install()
+    return try Interruption.whileParentLives { try ConformanceRun.run(options, subject: functions.subject) }
+  }
+
+  /// This process's executable, when it can be started again (the test binary on Linux).
+  static func testBinary() -> URL? {
+    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return FileManager.default.isExecutableFile(atPath: binary.path) && binary.path != "/proc/self/exe" ? binary : nil
+  }
+
+  /// The `--filter` that selects exactly the test `id` (a regular expression over
+  /// `Module.Suite/test()`, its metacharacters escaped).
+  static func filter(_ id: Test.ID) -> String {
+    let name = ([id.moduleName] + [id.nameComponents.joined(separator: "/")]).joined(separator: ".")
+    // The library matches it against the id with its source location (`…()/File.swift:9:2`).
+    return "^" + NSRegularExpression.escapedPattern(for: name) + "(/|$)"
   }
 
   /// The executable product `name` of your package, built next to the test bundle running

@@ -48,6 +48,27 @@ public enum ConformanceWorker {
     }
   }
 
+  /// Serves the sweep that started this test binary again as its worker
+  /// (`ConformanceSweep.run`), then ends the process: 0 when the sweep closes its input, 3
+  /// when the sweep is of another subject or the harness fails. The test library has written
+  /// to stdout, and may again: the replies keep the pipe, and stdout goes to stderr.
+  static func serveSweep(_ functions: SubjectFunctions, startedFor name: String) -> Never {
+    let replies = dup(STDOUT_FILENO)
+    dup2(STDERR_FILENO, STDOUT_FILENO)
+    do {
+      guard name == functions.name else {
+        throw HarnessError("this test sweeps \(functions.name); the worker was started for \(name) "
+          + "(one Swift Testing test, one subject: the filter selects the test, not the sweep)")
+      }
+      try Worker.run(serving: functions.subject, replies: replies)
+      exit(ExitStatus.clean.rawValue)
+    } catch {
+      let message = (error as? HarnessError)?.message ?? "\(error)"
+      FileHandle.standardError.write(Data("Error: the harness failed: \(message) (exit 3)\n".utf8))
+      exit(ExitStatus.harnessFailure.rawValue)
+    }
+  }
+
   /// `explain`'s arguments read and the case explained with `functions`.
   static func explain(_ arguments: [String], _ functions: SubjectFunctions) throws
     -> (status: ExitStatus, lines: [String])

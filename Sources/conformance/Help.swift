@@ -313,7 +313,8 @@ enum Help {
     EXIT CODES:
       0 the --fail-on rule did not fire · 1 it fired (by default: new failures or unexpected
       passes) · 2 bad input or usage (nothing written) · 3 the harness itself failed ·
-      130/143 interrupted by SIGINT/SIGTERM (nothing written)
+      130/143 interrupted by SIGINT/SIGTERM (what ran in <out>.partial, marked incomplete;
+      <out> as it was)
 
     ENVIRONMENT (for tests):
       CONFORMANCE_FAULT=<kind>:<case-id glob>

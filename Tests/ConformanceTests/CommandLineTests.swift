@@ -212,7 +212,7 @@ struct CommandLineTests {
 
 }
 
-@Suite("Interrupted runs write nothing", .serialized)
+@Suite("Interrupted runs: the last report intact, what ran in a partial one", .serialized)
 struct InterruptionTests {
   @Test("SIGINT and SIGTERM mid-sweep: the run says so and the previous report stays",
         arguments: [SIGINT, SIGTERM])
@@ -228,18 +228,27 @@ struct InterruptionTests {
     #expect(process.terminationStatus == 128 + number)
     #expect(text.contains("interrupted by \(number == SIGINT ? "SIGINT" : "SIGTERM")"))
     #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["latest"])
+    // What ran, if the sweep had begun: a partial report beside it, marked incomplete.
+    let written = try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted()
+    #expect(written == ["latest"] || written == ["latest", "latest.partial"], "\(written)")
+    if written.count == 2 {
+      let record = try runRecord(parent.appendingPathComponent("latest.partial"))
+      #expect(record.run.incomplete?.interruptedBy == (number == SIGINT ? "SIGINT" : "SIGTERM"))
+      #expect(record.run.incomplete?.casesRun == record.summary.total)
+    }
   }
 
-  @Test("SIGTERM while every worker (or thread) spins in the subject: exit 143 within 2 s, nothing written, no worker left",
+  @Test("SIGTERM while every worker (or thread) spins in the subject: exit 143 within 2 s, what ran in a partial report marked incomplete, the last report intact, no worker left",
         arguments: [false, true])
   func interruptedHang(inProcess: Bool) throws {
     let (parent, out, sentinel) = try previousReports("conformance-interrupt-hang-\(getpid())-\(inProcess)")
     defer { try? FileManager.default.removeItem(at: parent) }
-    // Every case spins, and no limit ends a case within the test.
+    // leading-blanks runs first and finishes; then every same-day-closing case spins, and no
+    // limit ends a case within the test.
     let (process, error) = try start(
-      ["--out", out.path, "--jobs", "2", "--checks", "same-day-closing"] + (inProcess ? ["--no-isolation"] : []),
-      environment: ["CONFORMANCE_FAULT": "hang:*", "CONFORMANCE_CASE_TIMEOUT": "600"])
+      ["--out", out.path, "--jobs", "2", "--checks", "leading-blanks,same-day-closing", "--calendars", "gregorian",
+       "--time-zones", "UTC", "--years", "2020...2020"] + (inProcess ? ["--no-isolation"] : []),
+      environment: ["CONFORMANCE_FAULT": "hang:same-day-closing|*", "CONFORMANCE_CASE_TIMEOUT": "600"])
     // Hung for sure: the run's processes have spent 4 s of CPU (two spinning for 2 s).
     let deadline = Date().addingTimeInterval(60)
     while cpuSeconds(of: process.processIdentifier) < 4 && Date() < deadline {
@@ -258,7 +267,19 @@ struct InterruptionTests {
     #expect(process.terminationStatus == 143)
     #expect(text.contains("interrupted by SIGTERM"), "\(text)")
     #expect(try String(contentsOf: sentinel, encoding: .utf8) == "{\"previous\": true}")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["latest"])
+    // Beside it, what ran: leading-blanks' 84 cases (first weekdays 1…7 × the 12 months of
+    // 2020, gregorian, UTC), none of the spinning check's, marked incomplete on every surface.
+    let partial = parent.appendingPathComponent("latest.partial")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted() == ["latest", "latest.partial"])
+    #expect(text.contains("the 84 cases that ran are in \(partial.path), a partial report marked incomplete"), "\(text)")
+    let record = try runRecord(partial)
+    #expect(record.run.incomplete?.interruptedBy == "SIGTERM")
+    #expect(record.run.incomplete?.casesRun == 84 && record.summary.total == 84 && record.summary.passed == 84)
+    #expect((record.run.incomplete?.casesPlanned ?? 0) > 84)
+    let junit = try String(contentsOf: partial.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(junit.contains("<error message=\"INCOMPLETE: interrupted by SIGTERM after 84 of "), "\(junit.prefix(800))")
+    let page = try String(contentsOf: partial.appendingPathComponent("index.html"), encoding: .utf8)
+    #expect(page.contains("INCOMPLETE: interrupted by SIGTERM after 84 of "))
     // No worker outlives the run (each one's command line names this run's --out). A killed
     // worker shows its command line until the kernel has torn it down, a moment on a loaded
     // machine; one left spinning never goes.

@@ -235,6 +235,35 @@ struct ExpectedColumnTests {
     #expect(!DateTextCheck().variants.contains("field") && !DateTextCheck().variants.contains("field-cycle"))
   }
 
+  @Test("a team's text may give some kinds only: the others' cases are skipped saying so, the given ones judged")
+  func textByKind() throws {
+    var mine = SubjectFunctions(name: "MyPicker")
+    // The day cell's label, in the locale's digits: what date-text expects of it.
+    mine.text = { _, date, calendar, locale in
+      let formatter = NumberFormatter()
+      formatter.locale = locale
+      return formatter.string(from: NSNumber(value: calendar.component(.day, from: date))) ?? ""
+    }
+    mine.textKinds = [.dayLabel]
+    // field-roundtrip reads its field back too: with a reader, only the missing kind skips it.
+    mine.fieldDate = { _, _, _ in nil }
+    let label = try outcome("date-text|locale=en_US|calendar=gregorian|variant=day-label", years: 2020...2026,
+                            subject: mine.subject)
+    #expect(label.verdict == .passed, "\(label.pattern) \(label.detail)")
+    let title = try outcome("date-text|locale=en_US|calendar=gregorian|variant=month-title", years: 2020...2026,
+                            subject: mine.subject)
+    #expect(title.verdict == .skipped)
+    #expect(title.detail == ["the subject MyPicker gives no 'month-title' text (its text kinds: day-label)"])
+    let field = try outcome("field-roundtrip|calendar=gregorian|zone=UTC|month=2020-11-01|variant=same-formatter",
+                            years: 2020...2020, subject: mine.subject)
+    #expect(field.verdict == .skipped && field.detail.first?.contains("no 'field' text") == true, "\(field.detail)")
+    // Without textKinds, every kind is asked (the title is then judged, and fails).
+    mine.textKinds = nil
+    let asked = try outcome("date-text|locale=en_US|calendar=gregorian|variant=month-title", years: 2020...2026,
+                            subject: mine.subject)
+    #expect(asked.verdict == .failed)
+  }
+
   @Test("field-roundtrip: Havana's 1 November read back at its second midnight is still 1 November; Sao Paulo's 4th reads back as nothing")
   func fieldReadBack() throws {
     let havana = try outcome("field-roundtrip|calendar=gregorian|zone=America/Havana|month=2020-11-01|variant=same-formatter",

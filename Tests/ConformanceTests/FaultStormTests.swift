@@ -189,6 +189,14 @@ struct BreakerTests {
     #expect(measured.caseLimit(check: "leading-blanks", calendar: "chinese") == CaseLimit(cpu: 2, wall: 6))
     measured.observe("month-days", slowestCaseCPU: 3, jobSeconds: 3)
     #expect(measured.caseLimit(check: "month-days", calendar: "chinese") == CaseLimit(cpu: 10, wall: 30))
+    // After a worker's first case (which loads Foundation's data), at least 0.5 s, not 2.
+    #expect(measured.warmLimit(check: "leading-blanks") == CaseLimit(cpu: 0.5, wall: 1.5))
+    measured.observe("leading-blanks", slowestCaseCPU: 0.2, jobSeconds: 1)
+    #expect(measured.warmLimit(check: "leading-blanks") == CaseLimit(cpu: 1, wall: 3))
+    #expect(measured.warmLimit(check: "month-days") == CaseLimit(cpu: 10, wall: 30))
+    // The model's limits and a fixed one have no warm limit: every case gets its own.
+    #expect(try WorkerLimits.fromEnvironment([:], costs: costs).warmLimit(check: "leading-blanks") == nil)
+    #expect(try WorkerLimits.fromEnvironment([:], costs: nil, caseTimeout: 3).warmLimit(check: "leading-blanks") == nil)
   }
 
   @Test("the cost model's slowest case per check and calendar: the most any of their steps met, 0 for a worker's steps without one")

@@ -196,6 +196,30 @@ struct ConsoleTests {
     #expect(quiet.withLock { $0 }.isEmpty)
   }
 
+  @Test("in a log, a line when the sweep starts, and one every interval while no step finishes (a looping case), until it ends")
+  func heartbeat() {
+    let lines = Mutex<[String]>([])
+    let console = ConsoleRecorder(totalCases: 40, interactive: false, logInterval: .milliseconds(40)) { text in
+      lines.withLock { $0.append(text) }
+    }
+    console.record(Event(.runStarted(RunInfo(arguments: [], options: [], versions: try! RunVersions.current(),
+                                             coverage: [], transitionsByKind: [:], checks: [], started: Date(),
+                                             subject: "s"))))
+    #expect(lines.withLock { $0 } == ["progress: 0/40 cases, sweeping\n"])
+    console.record(Event(.stepEnded(step(0, cases: 10, failed: 1))))
+    // No step finishes from here on: the heartbeat says where the run stands.
+    let deadline = Date().addingTimeInterval(10)
+    while lines.withLock({ $0.count }) < 3 && Date() < deadline { usleep(10_000) }
+    let beats = lines.withLock { $0 }.filter { $0.contains("no step finished in the last") }
+    #expect(beats.count >= 1)
+    #expect(beats.first?.hasPrefix("progress: 10/40 cases (25%), 1 failed, 0 errored; ") == true, "\(beats)")
+    console.record(Event(.runEnded(elapsed: 1)))
+    usleep(200_000)
+    let ended = lines.withLock { $0.count }
+    usleep(200_000)
+    #expect(lines.withLock { $0.count } == ended, "a line after the run ended")
+  }
+
   @Test("the time left follows the plan's expected cost, counts have separators, errored apart from failed")
   func estimateByCost() {
     let lines = Mutex<[String]>([])

@@ -120,6 +120,7 @@ public struct DateTextCheck: Check {
     guard let spelling = id.locale, let calendarID = id.calendar, let variant = id.variant.map(Self.cycled),
       let text = DateText(rawValue: variant.base)
     else { throw InputError("\(id): date-text needs locale, calendar and a known variant") }
+    try context.subject.requireText(text)
     let locale = try context.locale(spelling)
     let calendar = try context.calendars.calendar(calendarID, zone: Self.zone, locale: spelling)
     let cycled = variant.cycled

@@ -41,6 +41,7 @@ public struct FieldRoundtripCheck: Check {
     else {
       throw HarnessError("\(id): field-roundtrip needs calendar, zone and a known variant")
     }
+    try context.subject.requireText(.field)
     let (geometry, timeline, transitions, picked) = try Self.days(of: id, zone: zone, calendar: calendarID,
                                                                   in: context)
     // A voice that evaluates the case again asks libicu's days: a release whose transition

@@ -2,9 +2,11 @@ import Foundation
 import Synchronization
 
 /// Shows progress on stderr while a run sweeps: on a terminal, one line redrawn in place; in a
-/// log (a CI job's stderr), a plain line at most every `logInterval`, so a long sweep is never
-/// silent until its end. Its counters sit behind a mutex, so the `@Sendable` event handler
-/// may call it from any thread.
+/// log (a CI job's stderr, a `swift test` run), a line when the sweep starts, then one at
+/// most every `logInterval` as steps finish, and at least every `logInterval` while none
+/// does (a step held by slow or looping cases), so a sweep is never silent until its end.
+/// Its counters sit behind a mutex, so the `@Sendable` event handler may call it from any
+/// thread.
 public final class ConsoleRecorder: Sendable {
   private struct Progress {
     var done = 0
@@ -14,6 +16,7 @@ public final class ConsoleRecorder: Sendable {
     var doneCost = 0.0
     var started: ContinuousClock.Instant
     var lastDraw: ContinuousClock.Instant
+    var ended = false
   }
 
   private let total: Int
@@ -64,7 +67,10 @@ public final class ConsoleRecorder: Sendable {
     switch event.kind {
     case .runStarted:
       let start = now()
-      progress.withLock { $0.started = start; $0.lastDraw = start }
+      progress.withLock { $0.started = start; $0.lastDraw = start; $0.ended = false }
+      guard !interactive else { return }
+      write("progress: 0/\(HTMLReport.number(total)) cases, sweeping\n")
+      if logInterval > .zero { startHeartbeat() }
     case .stepEnded(let step):
       let line: String? = progress.withLock { progress in
         progress.done += step.counts.total
@@ -94,7 +100,33 @@ public final class ConsoleRecorder: Sendable {
       }
       if let line { write(line) }
     case .runEnded:
+      progress.withLock { $0.ended = true }
       if interactive { write("\r\u{1B}[K") }
     }
+  }
+
+  /// In a log, a line every `logInterval` in which no step finished, until the run ends.
+  private func startHeartbeat() {
+    let interval = logInterval
+    Thread { [self] in
+      while true {
+        Thread.sleep(forTimeInterval: interval.seconds / 2)
+        let line: String?? = progress.withLock { progress in
+          if progress.ended { return .some(nil) }
+          let now = self.now()
+          guard now - progress.lastDraw >= interval else { return nil }
+          progress.lastDraw = now
+          let percent = total > 0 ? progress.done * 100 / total : 100
+          return "progress: \(HTMLReport.number(progress.done))/\(HTMLReport.number(total)) cases (\(percent)%), "
+            + "\(HTMLReport.number(progress.failed)) failed, \(HTMLReport.number(progress.errored)) errored; "
+            + "no step finished in the last \(Int(interval.seconds.rounded())) s\n"
+        }
+        switch line {
+        case .some(nil): return
+        case .some(let text?): write(text)
+        case nil: continue
+        }
+      }
+    }.start()
   }
 }

@@ -59,6 +59,8 @@ public struct RunInfo: Sendable, Codable {
   /// Records this process and its workers read through `JSONDecoder` because a fast reader
   /// declined them, by reader (`SlowReads`); `nil` when none did. Set when results are written.
   public var slowReads: [String: Int]?
+  /// Set when the run did not finish: its reports are partial (`<out>.partial/`).
+  public var incomplete: IncompleteRun?
 
   /// The command that explains a case of this run.
   public var explainCommand: ExplainCommand { explain ?? ExplainCommand() }
@@ -216,4 +218,20 @@ public struct RunInfo: Sendable, Codable {
 
   /// The value of one option, as the run reported it.
   public func option(_ name: String) -> String? { options.first { $0.name == name }?.value }
+}
+
+/// A run that did not finish: a signal (or its test runner gone) stopped it after part of
+/// its plan. What it had is written as a partial report beside the last complete one.
+public struct IncompleteRun: Sendable, Codable, Equatable {
+  /// What stopped it: `SIGTERM`, `SIGINT`.
+  public var interruptedBy: String
+  /// Cases whose steps were delivered before it stopped, of the plan's.
+  public var casesRun: Int
+  public var casesPlanned: Int
+
+  /// As every surface says it.
+  public var sentence: String {
+    "INCOMPLETE: interrupted by \(interruptedBy) after \(HTMLReport.number(casesRun)) of "
+      + "\(HTMLReport.number(casesPlanned)) cases; this partial report holds only those"
+  }
 }

@@ -239,6 +239,11 @@ public struct RunTally: Sendable {
     info?.isolation = summary
   }
 
+  /// Marks the run as stopped before its plan's end: its reports say so.
+  public mutating func markIncomplete(_ incomplete: IncompleteRun) {
+    info?.incomplete = incomplete
+  }
+
   /// JUnit totals of one check's steps, testcase by testcase as `Step.testcases` reads them.
   public func testcaseCounts(check: String) -> TestcaseCounts {
     var result = TestcaseCounts()

@@ -41,6 +41,12 @@ final class WorkerCases: CaseObserver {
   /// Cases of the request whose diagnosis faulted in an earlier worker, with the note each
   /// gets instead (`WorkerRequest.undiagnosed`).
   var undiagnosed: [Int: String] = [:]
+  /// From its position on, the step's cases ask for no diagnosis (`WorkerRequest.diagnosesRefused`).
+  var diagnosesRefused: UndiagnosedCase?
+  /// The limit of every case after this worker's first (`WorkerRequest.warmLimit`).
+  var warmLimit: CaseLimit?
+  /// Whether this worker has begun a case: its first loads Foundation's data.
+  private var warm = false
   /// The contexts that evaluate the cases (the subject's and triage's).
   var contexts: [EvaluationContext] = []
 
@@ -57,9 +63,11 @@ final class WorkerCases: CaseObserver {
   // were 0.9 % of a worker's CPU; the watchdog reads it once a poll instead.
   func willEvaluate(position: Int) {
     let note = undiagnosed[position]
+      ?? diagnosesRefused.flatMap { position >= $0.position ? $0.note : nil }
     for context in contexts { context.withoutDiagnosis = note }
     slot?.enter(step: step, position: position)
-    watch.begin(step: step, position: position, limit: limit)
+    watch.begin(step: step, position: position, limit: warm ? warmLimit ?? limit : limit)
+    warm = true
   }
 
   func didEvaluate(position: Int) {

@@ -19,6 +19,7 @@ public final class IsolatedRunner: Sendable {
 
   let plan: Plan
   let executable: URL
+  let launch: WorkerLaunch
   let workers: Int
   let zoneClasses: [String: String]
   /// The line each worker reads first (`WorkerSetup`).
@@ -41,11 +42,12 @@ public final class IsolatedRunner: Sendable {
   /// - Parameters:
   ///   - executable: the `conformance` binary, run as `conformance __worker`.
   ///   - setup: what each worker is told of the run and the corpus's zones before it starts.
-  init(plan: Plan, executable: URL, workers: Int, limits: WorkerLimits,
+  init(plan: Plan, executable: URL, launch: WorkerLaunch = WorkerLaunch(), workers: Int, limits: WorkerLimits,
        setup: WorkerSetup, review: Review, explain: ExplainCommand = ExplainCommand()) {
     self.plan = plan
     self.explain = explain
     self.executable = executable
+    self.launch = launch
     self.workers = max(1, workers)
     zoneClasses = Dictionary(setup.zones.map { ($0.id, $0.zoneClass) }, uniquingKeysWith: { first, _ in first })
     setupLine = RecordCoding.line(setup, encoder: RecordCoding.lineEncoder())
@@ -104,7 +106,10 @@ public final class IsolatedRunner: Sendable {
 
   /// A worker stopped in the diagnosis of the case at `position` of `job` (the subject asked
   /// only to explain a difference already found): the job again, that case judged on its own
-  /// answers, with what happened to its diagnosis in its detail. Not a fault of the case:
+  /// answers, with what happened to its diagnosis in its detail, and the step's later cases
+  /// without asking for one (the same function, asked alike, would fault in each: a loop in
+  /// a leap month cost every first weekday of it). Which cases lose their diagnosis depends
+  /// on the step alone, never on what another worker or shard met. Not a fault of the case:
   /// the breaker does not count it.
   private func undiagnosed(_ job: Job, at position: Int, _ fault: CaseFault) {
     guard !job.undiagnosed.contains(where: { $0.position == position }) else {
@@ -118,6 +123,13 @@ public final class IsolatedRunner: Sendable {
       position: position,
       note: "diagnosis: not run; asked to explain this difference, the subject met \(fault.signature)"
         + (fault.detail.first.map { " (\($0))" } ?? "") + ", so the case is judged on its own answer"))
+    if again.diagnosesRefused.map({ $0.position > position + 1 }) ?? true {
+      let id = scheduler.step(job.step).cases()[position]
+      again.diagnosesRefused = UndiagnosedCase(
+        position: position + 1,
+        note: "diagnosis: not asked; \(id) met \(fault.signature) in its diagnosis, so this step's later "
+          + "cases are judged on their own answers")
+    }
     scheduler.requeue(again)
   }
 
@@ -166,7 +178,7 @@ public final class IsolatedRunner: Sendable {
       // started again, once; one that cannot start twice in a row is the harness's failure.
       for attempt in 1...2 where worker == nil {
         do {
-          let started = try WorkerProcess(executable: executable, setup: setupLine,
+          let started = try WorkerProcess(executable: executable, launch: launch, setup: setupLine,
                                            startup: shared.update { $0.limits.startup })
           // Listed before the schedule is asked whether the run is cancelled: an
           // interruption cancels it before it kills the listed workers, so either this
@@ -194,13 +206,16 @@ public final class IsolatedRunner: Sendable {
   private func ask(_ worker: WorkerProcess, _ job: Job) -> Bool {
     let step = scheduler.step(job.step)
     let check = plan.checks[step.checkIndex].id
-    let (limit, timeout) = shared.update { state in
+    let (limit, warm, timeout) = shared.update { state in
       let limit = state.limits.caseLimit(check: check, calendar: step.group.calendar)
+      let warm = state.limits.warmLimit(check: check)
       state.limits.gave(limit, check: check)
-      return (limit, state.limits.jobLimit(check))
+      if let warm { state.limits.gave(warm, check: check) }
+      return (limit, warm, state.limits.jobLimit(check))
     }
     let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step), positions: job.positions,
-                                limit: limit, undiagnosed: job.undiagnosed.isEmpty ? nil : job.undiagnosed)
+                                limit: limit, undiagnosed: job.undiagnosed.isEmpty ? nil : job.undiagnosed,
+                                diagnosesRefused: job.diagnosesRefused, warmLimit: warm)
     switch worker.ask(request, timeout: timeout) {
     case .answered(let reply):
       if let note = reply.hung {

@@ -19,11 +19,15 @@ import Synchronization
 public enum Worker {
   /// Serves a run's requests (see above).
   ///
-  /// - Parameter serving: a team's own subject (`ConformanceWorker.main`, in an executable
-  ///   of the team's), for a sweep of that subject; `nil`: `conformance __worker`, which
-  ///   serves the seeds' logic or an executor.
+  /// - Parameters:
+  ///   - serving: a team's own subject (`ConformanceWorker.main`, in an executable of the
+  ///     team's, or a test binary re-run by `ConformanceSweep`), for a sweep of that subject;
+  ///     `nil`: `conformance __worker`, which serves the seeds' logic or an executor.
+  ///   - replies: the descriptor the replies go to: stdout, or where a test binary keeps the
+  ///     pipe once its stdout is the test library's.
   /// - Throws: `HarnessError` when the run is not one this worker serves.
-  public static func run(serving own: Subject? = nil) throws {
+  public static func run(serving own: Subject? = nil, replies: Int32 = STDOUT_FILENO) throws {
+    replyDescriptor.store(replies, ordering: .relaxed)
     // The parent's first line says what the run is and what the worker needs of the
     // corpus's zones.
     guard let first = readLine() else { return }
@@ -104,6 +108,8 @@ public enum Worker {
       }
       cases.step = request.step
       cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
+      cases.warmLimit = request.warmLimit
+      cases.diagnosesRefused = request.diagnosesRefused
       cases.undiagnosed = Dictionary((request.undiagnosed ?? []).map { ($0.position, $0.note) },
                                      uniquingKeysWith: { first, _ in first })
       _ = cases.takeSlowestCPU()
@@ -124,6 +130,7 @@ public enum Worker {
 
   /// Held while a reply is written: the watchdog thread writes too.
   private static let output = Mutex(())
+  private static let replyDescriptor = Atomic<Int32>(STDOUT_FILENO)
 
   /// Writes a reply and, after it, each of `cases` as the line the results' cases file
   /// holds (the parent copies them there), all at once.
@@ -135,6 +142,8 @@ public enum Worker {
       data.append(CaseLineWriter.line(record, explain: explain))
       data.append(UInt8(ascii: "\n"))
     }
-    output.withLock { _ in FileHandle.standardOutput.write(data) }
+    output.withLock { _ in
+      FileHandle(fileDescriptor: replyDescriptor.load(ordering: .relaxed), closeOnDealloc: false).write(data)
+    }
   }
 }

@@ -91,6 +91,20 @@ struct WorkerLimits: Sendable {
     return CaseLimit(cpu: cpu, wall: wallFactor * cpu)
   }
 
+  /// The least CPU limit of a case after a worker's first, for a subject the model never timed
+  /// (`measured`): its first case loads Foundation's data, which the 2 s floor is for; a
+  /// warm worker's case of a date picker's function takes milliseconds, so a loop costs
+  /// half a second, not two.
+  static let warmFloorCPU = 0.5
+
+  /// The limit of a case of `check` after a worker's first, when it is not `caseLimit`'s:
+  /// measured limits only (`warmFloorCPU`), never a fixed or modelled one.
+  func warmLimit(check: String) -> CaseLimit? {
+    guard measured, !fixed else { return nil }
+    let cpu = min(caseCPU, max(Self.warmFloorCPU, Self.slowestFactor * slowestCase[check, default: 0]))
+    return CaseLimit(cpu: cpu, wall: wallFactor * cpu)
+  }
+
   /// The most any case may have: what a request's limit leaves room for.
   var ceiling: CaseLimit { CaseLimit(cpu: caseCPU, wall: wallFactor * caseCPU) }
 
@@ -123,7 +137,8 @@ struct WorkerLimits: Sendable {
           + "\(Self.number(wallFactor)) × that in wall time; the breaker trips after \(breaker.threshold) faults in a row in "
           + "one zone of a check and calendar (\(Self.storm(breaker)))"
         : "a case may spend \(Self.number(Self.slowestFactor)) × the CPU of the slowest case of its check "
-          + (measured ? "this run's workers answered before it (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s), "
+          + (measured ? "this run's workers answered before it (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s; "
+            + "at least \(Self.number(Self.warmFloorCPU)) s after a worker's first case), "
             : "and calendar in the cost model (\(Self.number(Self.floorCPU)) to \(Self.number(caseCPU)) s), "
               + "whatever ran before it, ")
           + "and \(Self.number(wallFactor)) × that in wall time; the breaker trips after "

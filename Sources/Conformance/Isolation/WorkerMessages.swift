@@ -70,6 +70,12 @@ struct WorkerRequest: Codable, Equatable {
   var limit: CaseLimit?
   /// Cases to judge without their diagnosis, which faulted in an earlier worker.
   var undiagnosed: [UndiagnosedCase]?
+  /// The cases of the step from `position` on are judged without asking for a diagnosis:
+  /// one faulted there (a loop in the function asked meets every case of the step alike).
+  var diagnosesRefused: UndiagnosedCase?
+  /// The limit of every case after a worker's first (`WorkerLimits.warmLimit`); `nil`:
+  /// `limit` for all.
+  var warmLimit: CaseLimit?
 }
 
 /// A case whose diagnosis (the subject asked only to explain a difference already found)
@@ -134,5 +140,19 @@ extension WorkerReply {
       guard let text = members.text(6), let counts = JSONMembers.counts(text) else { return nil }
       slowReads = counts
     }
+  }
+}
+
+/// How a worker process is started: its arguments, what its environment gets besides the
+/// parent's, and whether a case of its sweep is explained in the test that ran it (a test
+/// binary re-run as a worker is no command a person can run).
+package struct WorkerLaunch: Sendable, Equatable {
+  package var arguments = ["__worker"]
+  package var environment: [String: String] = [:]
+  package var explainsInProcess = false
+
+  package init(arguments: [String] = ["__worker"], environment: [String: String] = [:],
+               explainsInProcess: Bool = false) {
+    (self.arguments, self.environment, self.explainsInProcess) = (arguments, environment, explainsInProcess)
   }
 }

@@ -40,7 +40,7 @@ final class WorkerProcess {
   var pid: Int32 { process.processIdentifier }
 
   /// Starts a worker and tells it `setup` (its first line: `WorkerSetup`).
-  init(executable: URL, setup: Data, startup: Double) throws {
+  init(executable: URL, launch: WorkerLaunch = WorkerLaunch(), setup: Data, startup: Double) throws {
     // The pipes are made under the spawn lock too: a child started meanwhile would keep them.
     let (stdin, stdout, stderr) = Spawn.serially { (Pipe(), Pipe(), Pipe()) }
     slot = FileManager.default.temporaryDirectory
@@ -48,8 +48,8 @@ final class WorkerProcess {
     try CaseSlot.create(at: slot)
     process.executableURL = executable
     // Nothing but the mode: the run comes on stdin (`WorkerSetup.Run`).
-    process.arguments = ["__worker"]
-    var environment = ProcessInfo.processInfo.environment
+    process.arguments = launch.arguments
+    var environment = ProcessInfo.processInfo.environment.merging(launch.environment) { _, launched in launched }
     environment["CONFORMANCE_WORKER_SLOT"] = slot.path
     // The crashed thread's frames are what a reader needs; other threads, registers and
     // the image list would be most of the text, and time.
@@ -72,9 +72,26 @@ final class WorkerProcess {
     try Spawn.serially { try process.run() }
     // A worker that died at once leaves the pipe closed (EPIPE): its stderr says why, below.
     try? input.write(contentsOf: setup + [UInt8(ascii: "\n")])
-    guard case .answered(let reply) = read(timeout: startup), reply.ready == true else {
+    guard awaitReady(within: startup) else {
       quit()
       throw HarnessError("a worker did not start: \(CrashReport(stderrTail.text).tail)")
+    }
+  }
+
+  /// Reads up to the worker's `ready`. What a test binary re-run as a worker writes before it
+  /// (the test library's own lines, the test's) is no reply and is passed over; from `ready`
+  /// on, stdout belongs to the protocol.
+  private func awaitReady(within seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+      buffer.removeSubrange(..<start)
+      (scanned, start) = (scanned - start, 0)
+      guard case .line(let range) = nextLine(by: deadline) else { return false }
+      let line = Data(buffer[range])
+      if line.first == UInt8(ascii: "{"), let reply = try? decoder.decode(WorkerReply.self, from: line), reply.ready == true {
+        return true
+      }
+      stderrTail.append(line + [UInt8(ascii: "\n")])
     }
   }
 

@@ -140,8 +140,9 @@ public enum HTMLReport {
       parts.append(linked("\(number(totals.oracleStale)) oracle-stale (libicu's data older, not failures)",
                           "status=oracle-stale", totals.oracleStale))
     }
-    return "<div id=\"verdict\" class=\"verdict \(fires ? "bad" : "good")\">"
-      + "<strong>\(escape(exit))</strong><br>\(parts.joined(separator: " · "))</div>"
+    let incomplete = tally.info?.incomplete.map { "<strong>\(escape($0.sentence))</strong><br>" } ?? ""
+    return "<div id=\"verdict\" class=\"verdict \(fires || !incomplete.isEmpty ? "bad" : "good")\">"
+      + incomplete + "<strong>\(escape(exit))</strong><br>\(parts.joined(separator: " · "))</div>"
   }
 
   /// Groups shown one by one without JavaScript, each with an example.
@@ -190,7 +191,7 @@ public enum HTMLReport {
   /// The tab's title: the verdict's counts, with separators.
   static func title(_ tally: RunTally) -> String {
     let totals = tally.totals
-    return "Calendar conformance: \(counted(tally.newFailures, "new failure")), "
+    return "Calendar conformance" + (tally.info?.incomplete != nil ? " (INCOMPLETE)" : "") + ": \(counted(tally.newFailures, "new failure")), "
       + "\(number(totals.errored)) errored" + (totals.notRun > 0 ? ", \(number(totals.notRun)) not run" : "")
       + ", \(number(totals.failed)) failed, \(number(totals.waived)) waived of \(number(totals.total))"
   }

@@ -16,9 +16,18 @@ public enum JUnitXML {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let checks = tally.info?.checks ?? []
     let totals = checks.map { tally.testcaseCounts(check: $0.id) }
-    let sum = totals.reduce((0, 0, 0)) { ($0.0 + $1.tests, $0.1 + $1.failures, $0.2 + $1.errors) }
+    var sum = totals.reduce((0, 0, 0)) { ($0.0 + $1.tests, $0.1 + $1.failures, $0.2 + $1.errors) }
+    let incomplete = tally.info?.incomplete
+    if incomplete != nil { (sum.0, sum.2) = (sum.0 + 1, sum.2 + 1) }
     xml += "<testsuites name=\"conformance\" tests=\"\(sum.0)\" failures=\"\(sum.1)\" "
       + "errors=\"\(sum.2)\" time=\"\(time(tally.elapsed))\">\n"
+    // A partial report is red whatever its cases say: the run did not finish.
+    if let incomplete {
+      xml += "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n"
+        + "    <testcase classname=\"conformance.run\" name=\"the run finished\" time=\"0\">\n"
+        + "      <error message=\"\(escape(incomplete.sentence))\" type=\"incomplete\">"
+        + escape(incomplete.sentence, attribute: false) + "</error>\n    </testcase>\n  </testsuite>\n"
+    }
     let stepsByCheck = Dictionary(grouping: tally.steps, by: \.check)
     // The testcases are written side by side in runs of steps, then joined in order: a full
     // sweep's file is 18 MB, most of it one check's, and one thread writing it was a merge's

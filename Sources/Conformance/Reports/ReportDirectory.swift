@@ -47,11 +47,26 @@ public struct ReportDirectory: Sendable {
     return staging
   }
 
-  /// Replaces the final directory with `staging`; an interruption's forced exit waits for
-  /// the renames, so it never leaves the previous reports aside.
+  /// Where an interrupted run leaves what it had (`<out>.partial`): beside the last complete
+  /// report, never in its place.
+  public var partialURL: URL { parent.appendingPathComponent(name + ".partial") }
+
+  /// Replaces the partial report with `staging` (the run was interrupted: the final
+  /// directory stays as it was). Called in an interruption's critical section.
+  public func commitPartial(_ staging: URL) throws {
+    let manager = FileManager.default
+    try? manager.removeItem(at: partialURL)
+    try manager.moveItem(at: staging, to: partialURL)
+    Interruption.unregisterCleanup(staging.path)
+  }
+
+  /// Replaces the final directory with `staging`, and removes an earlier run's partial
+  /// report; an interruption's forced exit waits for the renames, so it never leaves the
+  /// previous reports aside.
   public func commit(_ staging: URL) throws {
     try Interruption.critical {
       let manager = FileManager.default
+      try? manager.removeItem(at: partialURL)
       let previous = parent.appendingPathComponent(".\(name).previous-\(getpid())")
       if manager.fileExists(atPath: url.path) {
         try manager.moveItem(at: url, to: previous)

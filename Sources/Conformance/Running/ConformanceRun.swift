@@ -87,7 +87,19 @@ public enum ConformanceRun {
       let tally = try sweep(plan: plan, corpus: corpus, subject: subject, options: options,
                             versions: versions, review: review, staging: staging)
       timing.evaluationCPU = tally.evaluationCPU
-      try Interruption.check()
+      let signal = Interruption.received
+      if signal != 0 {
+        // What ran is evidence: a partial report beside the last complete one, marked so.
+        var partial = tally
+        partial.markIncomplete(IncompleteRun(interruptedBy: Interrupted(signal: signal).name,
+                                             casesRun: tally.totals.total, casesPlanned: plan.caseCount))
+        try Interruption.critical {
+          try write(partial, into: staging, files: RunRecord.files(recordAll: options.record == .all),
+                    history: history)
+          try directory.commitPartial(staging)
+        }
+        throw Interrupted(signal: signal, partial: directory.partialURL, casesRun: tally.totals.total)
+      }
       (timing.sweep, timing.sweepCPU, timing.deliveryCPU) =
         ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu, ThreadClock.now - thread)
       let writing = ContinuousClock.now
@@ -193,8 +205,11 @@ public enum ConformanceRun {
     // functions, through the worker that serves them.
     var explain = ExplainCommand(options)
     if subject.isOwn {
-      if let worker = options.workerExecutable { explain.executable = worker.lastPathComponent }
-      else { explain.inProcess = subject.name }
+      if let worker = options.workerExecutable, !options.workerLaunch.explainsInProcess {
+        explain.executable = worker.lastPathComponent
+      } else {
+        explain.inProcess = subject.name
+      }
     }
     let recorder = RunRecorder(
       keepProblems: false,
@@ -244,7 +259,7 @@ public enum ConformanceRun {
       var run = WorkerSetup.Run(options, explain: explain)
       if subject.isOwn { run.subject = subject.name }
       recorder.completeIsolation(try IsolatedRunner(
-        plan: plan, executable: executable, workers: options.jobs,
+        plan: plan, executable: executable, launch: options.workerLaunch, workers: options.jobs,
         // The model timed the built-in subject: an executor's cases, and a team's own
         // subject's, are limited by what its own cases cost so far.
         limits: try .fromEnvironment(costs: options.subjectCommand == nil && !subject.isOwn ? costs : nil,

@@ -25,9 +25,11 @@ public enum Interruption {
   /// The signal that interrupted the run, or 0.
   public static var received: Int32 { signal.load(ordering: .relaxed) }
 
-  /// Routes SIGINT and SIGTERM to `request` instead of ending the process at once.
+  /// Routes SIGINT and SIGTERM to `request` instead of ending the process at once (once per
+  /// process: a test process sweeps many times).
   public static func install() {
     registry.withLock { registry in
+      guard registry.sources.isEmpty else { return }
       for number in [SIGINT, SIGTERM] {
         Foundation.signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -62,6 +64,25 @@ public enum Interruption {
       FileHandle.standardError.write(Data(message.utf8))
       _exit(128 + number)
     }
+  }
+
+  /// Runs `body` (a run), interrupting it as SIGTERM does if this process's parent goes: a
+  /// test binary whose `swift test` was killed is not killed with it (SwiftPM does not pass
+  /// the signal on), and would sweep on, unread, with its workers.
+  public static func whileParentLives<T>(_ body: () throws -> T) rethrows -> T {
+    let (parent, flag) = (getppid(), DoneFlag())
+    let watch = Thread {
+      while !flag.done.load(ordering: .relaxed) {
+        usleep(200_000)
+        if getppid() != parent {
+          request(SIGTERM)
+          return
+        }
+      }
+    }
+    watch.start()
+    defer { flag.done.store(true, ordering: .relaxed) }
+    return try body()
   }
 
   /// Registers what a forced exit must undo, under `key` (a staging directory's path).
@@ -102,11 +123,29 @@ public enum Interruption {
   }
 }
 
-/// The run was interrupted by a signal; nothing was written under the final name.
+/// The run was interrupted by a signal; nothing was written under the final name, and what
+/// it had, when it got that far, is a partial report (`partial`).
 public struct Interrupted: Error, CustomStringConvertible, Sendable {
   public var signal: Int32
+  /// The partial report, marked incomplete: the cases that ran before the signal.
+  public var partial: URL?
+  public var casesRun = 0
+
+  public init(signal: Int32, partial: URL? = nil, casesRun: Int = 0) {
+    (self.signal, self.partial, self.casesRun) = (signal, partial, casesRun)
+  }
+
   public var name: String { signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)" }
   public var description: String {
-    "interrupted by \(name): no report written, the previous reports are as they were"
+    guard let partial else {
+      return "interrupted by \(name): no report written, the previous reports are as they were"
+    }
+    return "interrupted by \(name): the \(HTMLReport.number(casesRun)) cases that ran are in \(partial.path), "
+      + "a partial report marked incomplete; the previous reports are as they were"
   }
+}
+
+/// Set once a watched run is over (`Interruption.whileParentLives`).
+private final class DoneFlag: Sendable {
+  let done = Atomic<Bool>(false)
 }

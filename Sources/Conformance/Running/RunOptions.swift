@@ -40,6 +40,9 @@ public struct RunOptions: Sendable {
   public var subjectLog: URL?
   /// The executable to run worker processes from; `nil` runs in this process.
   public var workerExecutable: URL?
+  /// How worker processes are started from `workerExecutable`: `conformance __worker`, or a
+  /// sweep's own test binary re-run on its one test (`ConformanceSweep`).
+  package var workerLaunch = WorkerLaunch()
   /// The CPU seconds every case may spend in a worker before it counts as hung
   /// (`--case-timeout`); `nil`: 5 × the slowest case of its check, from the cost model for
   /// the built-in subject, from the cases already run for any other (2 to 10 s).

@@ -25,6 +25,8 @@ final class StepScheduler: Sendable {
     var afterKill = false
     /// Cases asked again without their diagnosis, which faulted a worker.
     var undiagnosed: [UndiagnosedCase] = []
+    /// From this position on, no case of the step asks for a diagnosis (one faulted).
+    var diagnosesRefused: UndiagnosedCase?
   }
 
   /// What a slot does next.
@@ -111,7 +113,13 @@ final class StepScheduler: Sendable {
     // Done: slots waiting for work return (an isolated slot lets its idle worker end on its
     // own, closing stdin, so it exits normally, with its exit handlers run).
     cancel()
-    finished.wait()
+    // Interrupted, a slot's thread may spin in the subject in-process and never return: the
+    // steps delivered are what the partial report holds, so it is not waited for long.
+    if Interruption.received != 0 {
+      _ = finished.wait(timeout: .now() + 0.3)
+    } else {
+      finished.wait()
+    }
     return state.update { $0.failure }
   }
 

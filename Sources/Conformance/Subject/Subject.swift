@@ -67,6 +67,16 @@ public struct Subject: Sendable {
   public var missing: Set<Function> = []
   /// Why a missing function is missing, when the subject says (an executor's `hello`).
   public var missingReasons: [Function: String] = [:]
+  /// The kinds of date text `text` gives, when not all (`SubjectFunctions.textKinds`): a
+  /// case of another kind is skipped, as an executor's `unsupported` answer skips it.
+  public var textKinds: Set<DateText>?
+
+  /// Throws the skip of a case that asks `text` for a kind this subject does not give.
+  func requireText(_ kind: DateText) throws(SubjectUnavailable) {
+    guard let textKinds, !textKinds.contains(kind) else { return }
+    throw SubjectUnavailable("the subject \(name) gives no '\(kind.rawValue)' text (its text kinds: "
+      + DateText.allCases.filter(textKinds.contains).map(\.rawValue).joined(separator: ", ") + ")")
+  }
   /// The executor that answers this subject's calls (`--subject exec:`), or `nil` for a
   /// subject of Swift functions. Each worker starts its own (`EvaluationContext.worker`).
   var executor: ExecutorSpec?

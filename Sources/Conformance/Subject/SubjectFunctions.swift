@@ -23,6 +23,9 @@ public struct SubjectFunctions: Sendable {
   public var clampedReturn: (@Sendable (_ comeback: Date, _ departure: Date) -> Date)?
   public var text: (@Sendable (_ kind: DateText, _ date: Date, _ calendar: Calendar, _ locale: Locale)
     -> String)?
+  /// The kinds `text` gives, when not all seven: the cases of the others are skipped with
+  /// that reason (`nil`: every kind).
+  public var textKinds: Set<DateText>?
   public var fieldDate: (@Sendable (_ text: String, _ calendar: Calendar, _ locale: Locale) -> Date?)?
   public var disclosure: (@Sendable (_ kind: DisclosureRow.Kind, _ start: Date,
                                      _ actions: [DisclosureAction], _ calendar: Calendar,
@@ -46,6 +49,7 @@ public struct SubjectFunctions: Sendable {
     subject.isOwn = true
     subject.shares = [.foundation, .any]
     subject.declaredReleases = releases
+    subject.textKinds = text == nil ? nil : textKinds
     for entry in Subject.functions where !entry.take(self, into: &subject) {
       subject.missing.insert(entry.function)
       entry.standIn(&subject)

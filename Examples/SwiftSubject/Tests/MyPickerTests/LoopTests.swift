@@ -4,11 +4,11 @@ import MyPickerConformance
 import Testing
 
 /// MyPicker's `days` loops forever in Chinese leap months (as HorizonCalendar's layout
-/// enumerator does). Swept in worker processes, the loop costs exactly the cases it holds,
-/// each errored under one signature named by the function, and every other case runs.
+/// enumerator does). Swept with ConformanceKit's defaults (worker processes: this test binary
+/// started again on this test), the loop costs exactly the cases it holds, each errored
+/// under one signature named by the function, and every other case runs.
 @Test func aLoopInDaysIsOneErroredGroup() throws {
   var sweep = ConformanceSweep(MyPickerConformance.functions)
-  sweep.worker = try ConformanceSweep.executable(named: "MyPickerWorker")
   sweep.options.checks = ["month-days"]
   sweep.options.request.calendars = .list(["gregorian", "chinese"])
   sweep.options.request.zones = .list(["UTC", "Asia/Shanghai"])
@@ -36,7 +36,6 @@ import Testing
 /// loop, and its detail says the diagnosis did not finish.
 @Test func aLoopInADiagnosisCostsTheDiagnosisOnly() throws {
   var sweep = ConformanceSweep(MyPickerConformance.functions)
-  sweep.worker = try ConformanceSweep.executable(named: "MyPickerWorker")
   sweep.options.checks = ["leading-blanks"]
   sweep.options.request.calendars = .list(["chinese"])
   sweep.options.request.zones = .list(["UTC"])
@@ -52,9 +51,57 @@ import Testing
   let detail = (leap["detail"] as? [String]) ?? []
   #expect(detail.contains { $0.hasPrefix("diagnosis: not run; asked to explain this difference, the subject met hang in the subject's days") }, "\(detail)")
   #expect(leap["pattern"] as? String == "blank count off by 1, where the subject's month starts not diagnosed")
-  // Another month's failure is diagnosed as before: the subject's own first day cell.
-  let march = try #require(cases.first { $0["id"] as? String == "leading-blanks|calendar=chinese|fw=2|zone=UTC|month=2023-02-20" })
-  #expect(((march["detail"] as? [String]) ?? []).contains { $0.hasPrefix("subject: month starts") }, "\(march)")
-  // It cost the diagnosis's limit (0.5 s of CPU), not a case's (2 s or more).
-  #expect(detail.contains { $0.contains("past its limit of 0.50 s of CPU") }, "\(detail)")
+  // The month before is diagnosed as before (the subject's own first day cell); the step's
+  // months after it are judged without asking `days` again (it would loop alike).
+  let before = try #require(cases.first { $0["id"] as? String == "leading-blanks|calendar=chinese|fw=2|zone=UTC|month=2023-02-20" })
+  #expect(((before["detail"] as? [String]) ?? []).contains { $0.hasPrefix("subject: month starts") }, "\(before)")
+  let after = try #require(cases.first { $0["id"] as? String == "leading-blanks|calendar=chinese|fw=2|zone=UTC|month=2023-04-20" })
+  #expect(((after["detail"] as? [String]) ?? []).contains {
+    $0.hasPrefix("diagnosis: not asked; leading-blanks|calendar=chinese|fw=2|zone=UTC|month=2023-03-22 met hang in the subject's days")
+  }, "\(after)")
+  // It cost the diagnosis's limit (a quarter of the case's, at most 0.5 s of CPU), never a
+  // case's (0.5 s or more in a warm worker, 2 s in a fresh one).
+  let limit = detail.first { $0.contains("past its limit of ") }
+    .flatMap { $0.components(separatedBy: "past its limit of ").last?.split(separator: " ").first }
+    .flatMap { Double($0) }
+  #expect(limit.map { $0 > 0 && $0 <= 0.5 } == true, "\(detail)")
+}
+
+/// A long sweep for `.ci/run` to kill: `swift test` is sent SIGTERM while it runs (as a CI
+/// job's time limit does). SwiftPM does not pass the signal on, so this test binary sees
+/// its parent go: the sweep stops, its workers end, what ran is written to
+/// `<out>.partial`, and the process exits. Off unless `MYPICKER_KILLED_SWEEP_OUT` names
+/// where its reports go.
+@Test(.enabled(if: ProcessInfo.processInfo.environment["MYPICKER_KILLED_SWEEP_OUT"] != nil))
+func aSweepToKill() throws {
+  var sweep = ConformanceSweep(MyPickerConformance.functions)
+  sweep.options.out = URL(fileURLWithPath: ProcessInfo.processInfo.environment["MYPICKER_KILLED_SWEEP_OUT"] ?? "")
+  sweep.options.checks = ["leading-blanks", "month-days"]
+  sweep.options.request.years = 1990...2030
+  _ = try sweep.run()
+}
+
+/// `Scripts/loop-cost.sh` times this sweep (month-days and leading-blanks over the Chinese and
+/// Gregorian calendars in three zones, 2019…2024: 8 leap-month cases of month-days, 48 of
+/// leading-blanks that fail and ask `days` where the month starts) with MyPicker's looping
+/// `days`, and with
+/// `MYPICKER_LOOP_COST=fixed` with one that steps by a day (`date(byAdding:)` keeps a leap
+/// month): what the loop costs a team's run. Off unless `MYPICKER_LOOP_COST` is set.
+@Test(.enabled(if: ProcessInfo.processInfo.environment["MYPICKER_LOOP_COST"] != nil))
+func aLoopSweepToTime() throws {
+  var functions = MyPickerConformance.functions
+  if ProcessInfo.processInfo.environment["MYPICKER_LOOP_COST"] == "fixed" {
+    functions.days = { month, calendar in
+      guard let interval = calendar.dateInterval(of: .month, for: month) else { return [] }
+      return Array(sequence(first: interval.start) { calendar.date(byAdding: .day, value: 1, to: $0) }
+        .prefix { $0 < interval.end })
+    }
+  }
+  var sweep = ConformanceSweep(functions)
+  sweep.options.checks = ["month-days", "leading-blanks"]
+  sweep.options.request.calendars = .list(["gregorian", "chinese"])
+  sweep.options.request.zones = .list(["UTC", "Asia/Shanghai", "America/Sao_Paulo"])
+  sweep.options.request.years = 2019...2024
+  let result = try sweep.run()
+  print("loop cost: \(result.cases) cases, \(result.clusters.filter { $0.status == .errored }.map(\.count).reduce(0, +)) errored")
 }
