@@ -193,6 +193,26 @@ struct CommandLineTests {
     }
   }
 
+  @Test("explain says whether a run sweeps the case: the core corpus's plan, a selection's, or none but --exhaustive (issue 49)")
+  func explainSaysThePlan() throws {
+    func plan(_ id: String) throws -> String {
+      let run = try Executable.run(["explain", id], environment: [:])
+      #expect(run.status == 0, "\(run.error)")
+      return run.out.split(separator: "\n").first { $0.hasPrefix("plan:") }.map(String.init) ?? "(no plan line)"
+    }
+    // UTC sweeps every month of the core years (1970…2037).
+    #expect(try plan("leading-blanks|calendar=gregorian|fw=1|zone=UTC|month=2021-01-01")
+      == "plan:     in the core corpus's plan (a run with no selection sweeps it)")
+    // 1905 is before the core years: a run given them sweeps it.
+    #expect(try plan("leading-blanks|calendar=gregorian|fw=1|zone=UTC|month=1905-01-01")
+      == "plan:     not in the core corpus's plan: a run with no selection does not sweep it; "
+        + "--calendars gregorian --time-zones UTC --years 1904...1906 does")
+    // Troll (a core zone) changes its clocks in March and October only, and is not a zone
+    // that sweeps every month: no selection but --exhaustive takes its January.
+    #expect(try plan("leading-blanks|calendar=gregorian|fw=1|zone=Antarctica/Troll|month=2021-01-01")
+      .hasPrefix("plan:     not in any run's plan but an --exhaustive one"))
+  }
+
   @Test("bench --holes compares with the sweep as it was before issue 30: no month grid, fewer date texts")
   func planBeforeClosingHoles() throws {
     func planned(_ check: String, before: Bool) throws -> Int {

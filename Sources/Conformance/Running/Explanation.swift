@@ -3,6 +3,35 @@ import ICUOracle
 
 /// `conformance explain <case-id>`: re-runs one case and prints its inputs and values.
 public enum Explanation {
+  /// Whether a run sweeps the case: the default selection (the core corpus), a run of the
+  /// case's own locale, calendar, zone and years (`corpus`, which explain loads), or only an
+  /// `--exhaustive` one (the month selection takes other months). Explain computes any id it
+  /// can read, so a case no run sweeps must say so, not read as a pass of the night.
+  static func planNote(_ id: CaseID, check: any Check, corpus: Corpus, request: CorpusRequest) -> String {
+    func sweeps(_ corpus: Corpus) -> Bool {
+      Plan.make(corpus: corpus, checks: [check]).steps.contains { $0.cases().contains(id) }
+    }
+    if let core = try? Corpus.load(CorpusRequest(corporaDirectory: request.corporaDirectory)), sweeps(core) {
+      return "in the core corpus's plan (a run with no selection sweeps it)"
+    }
+    var flags: [String] = []
+    if let locale = id.locale { flags += ["--locales", locale] }
+    if let calendar = id.calendar { flags += ["--calendars", calendar] }
+    if let zone = id.zone { flags += ["--time-zones", zone] }
+    flags += ["--years", "\(request.years.lowerBound)...\(request.years.upperBound)"]
+    if sweeps(corpus) {
+      return "not in the core corpus's plan: a run with no selection does not sweep it; "
+        + flags.joined(separator: " ") + " does"
+    }
+    var every = request
+    every.exhaustive = true
+    if let all = try? Corpus.load(every), sweeps(all) {
+      return "not in any run's plan but an --exhaustive one: the month selection takes other months of "
+        + "this zone (" + (flags + ["--exhaustive"]).joined(separator: " ") + " sweeps it)"
+    }
+    return "not in any run's plan: no selection sweeps this case (its values below are computed all the same)"
+  }
+
   /// Evaluates the case named by `text`, reviews it with `waivers` as a run would, and
   /// describes it. Exits 1 only when the case would fail a run (`--fail-on unexpected`):
   /// a waived failure exits 0 and says which waiver explains it and why.
@@ -77,6 +106,7 @@ public enum Explanation {
     if let spelling = id.locale {
       lines.append("locale:   \(spelling) (libicu id \(try Corpus.harness { try corpus.localeCatalog.icuID(for: spelling) }))")
     }
+    lines.append("plan:     " + planNote(id, check: check, corpus: corpus, request: request))
     lines.append("status:   \(record.status.rawValue)"
       + (outcome.pattern.isEmpty ? "" : " (\(outcome.pattern))")
       + (record.review.triage.map { ", triage \($0.rawValue)" } ?? ""))
