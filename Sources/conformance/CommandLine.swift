@@ -282,6 +282,9 @@ struct CommandLineParser {
     var options = RunOptions(request: CorpusRequest(corporaDirectory: defaultCorpora),
                              out: URL(fileURLWithPath: "Reports/latest"))
     options.arguments = self.arguments
+    // The explain commands a run prints start this binary by its absolute path: pasted in a
+    // CI log's directory, /tmp or another checkout, `swift run` finds no package.
+    options.explainLauncher = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     var waivers: String?
     var isolation = true
     while let argument = remaining.popFirst() {

@@ -600,14 +600,19 @@ struct ReproductionTests {
     var explain: String?
   }
 
-  /// `command` run through a shell from the package directory, `swift run conformance`
-  /// standing for this build, stdout and stderr into one pipe as `2>&1` does.
-  static func shell(_ command: String) throws -> (status: Int32, signalled: Bool, output: String) {
+  /// The binary the tests run, by the absolute path a run prints in its explain commands.
+  static let binary = Executable.url.resolvingSymlinksInPath().path
+
+  /// `command` run through a shell from `directory` (the package's by default), `swift run
+  /// conformance` standing for this build, stdout and stderr into one pipe as `2>&1` does.
+  static func shell(_ command: String, in directory: URL = corpora.deletingLastPathComponent()) throws
+    -> (status: Int32, signalled: Bool, output: String)
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command.replacingOccurrences(of: "swift run conformance", with: "'\(Executable.url.path)'")
       + " 2>&1"]
-    process.currentDirectoryURL = corpora.deletingLastPathComponent()
+    process.currentDirectoryURL = directory
     let pipe = Spawn.serially { Pipe() }
     process.standardOutput = pipe
     try Spawn.serially { try process.run() }
@@ -624,7 +629,7 @@ struct ReproductionTests {
     return lines
   }
 
-  @Test("with --waivers none: the verdict is the last line of a redirected run, and each explain command, run as printed, says failed")
+  @Test("with --waivers none: the verdict is the last line of a redirected run, and each explain command, run as printed from /tmp, says failed")
   func waiversNone() throws {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-repro-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
@@ -638,9 +643,16 @@ struct ReproductionTests {
     let failing = try Self.lines(out).filter { $0.verdict == "failed" }
     let first = try #require(failing.first)
     let command = try #require(first.explain)
-    #expect(command.hasSuffix("--waivers none"), "\(command)")
-    let explained = try Self.shell(command)
+    // The binary that ran, by its absolute path, and the corpora it read: pasted in a CI
+    // log's directory or /tmp, where `swift run` finds no package, it runs as printed.
+    #expect(command.hasPrefix(Self.binary + " explain '\(first.id)' --waivers none --corpora \(corpora.path)"),
+            "\(command)")
+    let explained = try Self.shell(command, in: URL(fileURLWithPath: "/tmp"))
     #expect(explained.status == 1 && explained.output.contains("status:   failed"), "\(explained.output)")
+    // The console's command and JUnit's are the same one.
+    #expect(run.output.contains("The top new pattern's first case: " + command), "\(run.output)")
+    let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(junit.contains(JUnitXML.escape(command, attribute: false)))
     // The same case explained with the shipped waivers is waived: the option is what decides.
     let shipped = try Self.shell("swift run conformance explain '\(first.id)'")
     #expect(shipped.status == 0 && shipped.output.contains("status:   waived"), "\(shipped.output)")
@@ -685,7 +697,7 @@ struct ReproductionTests {
     let errored = try #require(try Self.lines(out).first { $0.id == id })
     #expect(errored.verdict == "errored")
     let command = try #require(errored.explain)
-    #expect(command.hasPrefix("CONFORMANCE_FAULT='trap:\(id)' swift run conformance explain '\(id)'"), "\(command)")
+    #expect(command.hasPrefix("CONFORMANCE_FAULT='trap:\(id)' \(Self.binary) explain '\(id)'"), "\(command)")
     let explained = try Self.shell(command)
     #expect(explained.signalled || explained.status > 128, "exit \(explained.status): \(explained.output.suffix(300))")
     #expect(explained.output.contains("CONFORMANCE_FAULT trap at \(id)"), "\(explained.output.prefix(600))")

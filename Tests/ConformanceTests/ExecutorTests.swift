@@ -445,7 +445,7 @@ struct ExecutorTruthTests {
     let id = try CaseID(parsing: first.id)
     let month = try #require(id.month?.gregorian)
     let command = try #require(first.explain)
-    #expect(command.hasPrefix("swift run conformance explain '\(first.id)' --subject "), "\(command)")
+    #expect(command.hasPrefix(ReproductionTests.binary + " explain '\(first.id)' --subject "), "\(command)")
     #expect(command.contains("off-by-one:leadingBlanks"), "\(command)")
     // JUnit and the page print the same command.
     let junit = try String(contentsOf: run.out.appendingPathComponent("junit.xml"), encoding: .utf8)

@@ -195,6 +195,10 @@ public struct ExplainCommand: Sendable, Codable, Equatable {
   /// A team's functions swept on its test's own threads: their name. No command outside
   /// that test reaches them, and the command says so and how to explain a case instead.
   public var inProcess: String?
+  /// The absolute path of the binary that ran (`RunOptions.explainLauncher`), which starts
+  /// the command in place of `swift run conformance`; then `--corpora` is always given, so
+  /// the command means the same from any directory.
+  public var launcher: String?
 
   public init(subject: String? = nil, waivers: String? = nil, corpora: String? = nil,
               fault: String? = nil) {
@@ -214,22 +218,24 @@ public struct ExplainCommand: Sendable, Codable, Equatable {
     let waivers = options.waivers?.standardizedFileURL.path
     self.init(subject: options.subjectCommand,
               waivers: waivers == byDefault ? nil : waivers ?? "none",
-              corpora: corpora.path == local.path ? nil : corpora.path,
+              corpora: corpora.path == local.path && options.explainLauncher == nil ? nil : corpora.path,
               fault: environment["CONFORMANCE_FAULT"])
+    launcher = options.explainLauncher
   }
 
   /// Where an encoder of case records finds the run's command (`CaseRecord.encode(to:)`).
   public static let userInfoKey = CodingUserInfoKey(rawValue: "explainCommand")!
 
-  /// `swift run conformance explain '<id>'` and the options that make it the run's case (a
-  /// team's worker in place of `conformance`).
+  /// `<binary> explain '<id>'` (or `swift run conformance explain '<id>'`) and the options
+  /// that make it the run's case (a team's worker in place of `conformance`).
   public func text(for id: CaseID) -> String {
     if let inProcess {
       return "# \(inProcess)'s functions ran in its test's own process, which no shell command reaches: "
         + "explain the case there with ConformanceSweep.explain(" + Self.quoted(id.description, always: true)
         + "), or give the sweep a worker (ConformanceWorker) for a command"
     }
-    var words = ["swift", "run", executable ?? "conformance", "explain", Self.quoted(id.description, always: true)]
+    var words = (launcher.map { [Self.quoted($0)] } ?? ["swift", "run", executable ?? "conformance"])
+      + ["explain", Self.quoted(id.description, always: true)]
     if let fault { words.insert("CONFORMANCE_FAULT=" + Self.quoted(fault), at: 0) }
     if let subject { words += ["--subject", Self.quoted("exec:" + subject)] }
     if let waivers { words += ["--waivers", Self.quoted(waivers)] }

@@ -40,6 +40,10 @@ public struct RunOptions: Sendable {
   public var subjectLog: URL?
   /// The executable to run worker processes from; `nil` runs in this process.
   public var workerExecutable: URL?
+  /// What starts `conformance` in the explain commands the reports print: the absolute path
+  /// of the binary that ran (the CLI sets it), so a command pasted anywhere on this machine
+  /// runs; `nil`: `swift run conformance`, which needs the package's directory.
+  public var explainLauncher: String?
   /// How worker processes are started from `workerExecutable`: `conformance __worker`, or a
   /// sweep's own test binary re-run on its one test (`ConformanceSweep`).
   package var workerLaunch = WorkerLaunch()
