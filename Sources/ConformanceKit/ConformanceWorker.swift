@@ -94,6 +94,6 @@ public enum ConformanceWorker {
     // As the sweep: the corpora's shipped waivers unless told otherwise.
     let shipped = corpora.appendingPathComponent("known-differences.json")
     let file = waivers ?? (FileManager.default.fileExists(atPath: shipped.path) ? shipped : nil)
-    return try Explanation.run(id, corporaDirectory: corpora, waivers: file, subject: functions.subject)
+    return try Explanation.isolated(id, corporaDirectory: corpora, waivers: file, subject: functions.subject)
   }
 }

@@ -54,8 +54,9 @@ func execute(_ command: Command) throws -> ExitStatus {
     print("conformance 0.1.0 (\(RunRecord.schema))")
   case .explain(let caseID, let corpora, let waivers, let command):
     let subject = try command.map { command throws(InputError) in try Subject.executor(command: command) }
-    let (status, lines) = try Explanation.run(caseID, corporaDirectory: corpora, waivers: waivers,
-                                              subject: subject ?? .pickerLogic)
+    // In a child process: a case whose subject traps or loops explains as errored, exit 1.
+    let (status, lines) = try Explanation.isolated(caseID, corporaDirectory: corpora, waivers: waivers,
+                                                   subject: subject ?? .pickerLogic)
     print(lines.joined(separator: "\n"))
     return status
   case .bench(let quick, let jobs, let out, let corpora):

@@ -686,7 +686,7 @@ struct ReproductionTests {
             "\(line)")
   }
 
-  @Test("with an injected trap: the explain command carries the fault, and run as printed it traps on that case")
+  @Test("with an injected trap: the explain command carries the fault, and run as printed from /tmp it explains the crash: inputs, libicu's expected value, the signature, exit 1 (issue 49)")
   func injectedFault() throws {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-repro-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
@@ -698,8 +698,16 @@ struct ReproductionTests {
     #expect(errored.verdict == "errored")
     let command = try #require(errored.explain)
     #expect(command.hasPrefix("CONFORMANCE_FAULT='trap:\(id)' \(Self.binary) explain '\(id)'"), "\(command)")
-    let explained = try Self.shell(command)
-    #expect(explained.signalled || explained.status > 128, "exit \(explained.status): \(explained.output.suffix(300))")
-    #expect(explained.output.contains("CONFORMANCE_FAULT trap at \(id)"), "\(explained.output.prefix(600))")
+    let explained = try Self.shell(command, in: URL(fileURLWithPath: "/tmp"))
+    // The case was asked in a child, which the trap ended; explain itself says what a run
+    // says, and exits as a run does (it died from SIGILL, 132, with a backtrace for output).
+    #expect(!explained.signalled && explained.status == 1, "exit \(explained.status): \(explained.output.suffix(300))")
+    let said = explained.output.split(separator: "\n").map(String.init)
+    #expect(said.contains("inputs:   calendar: gregorian › fw: 1 › zone: UTC › month: 2011-05-01"), "\(said)")
+    #expect(said.contains("status:   errored (trap (SIGILL) in Fault.inject(_:) at Fault.swift:47)"), "\(said)")
+    // 1 May 2011 was a Sunday: a Sunday-first grid has no blank before it.
+    #expect(said.contains { $0.hasPrefix("expected: 0   [libicu ") }, "\(said)")
+    #expect(said.contains { $0.contains("message: ") && $0.contains("CONFORMANCE_FAULT trap at \(id)") }, "\(said)")
+    #expect(said.last == "exit 1: this case would fail a run (--fail-on unexpected)", "\(said)")
   }
 }

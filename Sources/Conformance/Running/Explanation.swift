@@ -42,6 +42,13 @@ public enum Explanation {
                          subject: Subject = .pickerLogic)
     throws -> (status: ExitStatus, lines: [String])
   {
+    try run(text, corporaDirectory: corporaDirectory, waivers: waivers, subject: subject, fault: nil)
+  }
+
+  /// `run`, or, with `fault`, the case as the child that asked the subject ended on it.
+  static func run(_ text: String, corporaDirectory: URL, waivers: URL?, subject: Subject, fault: CaseFault?)
+    throws -> (status: ExitStatus, lines: [String])
+  {
     let id = try CaseID(parsing: text)
     guard let check = CheckCatalog.check(id.check) else {
       throw InputError("unknown check '\(id.check)' in case id '\(text)'")
@@ -78,14 +85,29 @@ public enum Explanation {
         + variants.prefix(8).joined(separator: ", ") + (variants.count > 8 ? ", …" : ""))
     }
     let waiverList = try waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
-    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
+    // The subject faulted in the child that asked it (`isolated`): libicu's expectation is
+    // computed against placeholder answers, so none of the subject's code runs here.
+    var asked = subject
+    if fault != nil { for entry in Subject.functions { entry.placehold(&asked) } }
+    let (context, triage) = fault == nil ? EvaluationContext.worker(corpus: corpus, subject: asked)
+      : (EvaluationContext(corpus: corpus, subject: asked), nil)
     if id.month != nil { _ = try context.month(of: id) }
-    // An executor is asked as a run asks it: in rounds, until the case waits for nothing.
-    var record = context.executor.map { executor in
-      Runner.inRounds([0], executor) { _ in
-        Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
-      }[0]
-    } ?? Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    var record: CaseRecord
+    if let fault {
+      // Against placeholders, and without the run's injected fault: libicu's side alone.
+      let oracle = Runner.evaluate(id, check: check, context: context)
+      var outcome = Outcome.errored(fault.detail.first ?? "")
+      (outcome.pattern, outcome.detail) = (fault.signature, fault.detail)
+      outcome.expected = oracle.verdict == .errored || oracle.verdict == .skipped ? .null : oracle.expected
+      record = CaseRecord(id: id, step: 0, outcome: outcome)
+    } else {
+      // An executor is asked as a run asks it: in rounds, until the case waits for nothing.
+      record = context.executor.map { executor in
+        Runner.inRounds([0], executor) { _ in
+          Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+        }[0]
+      } ?? Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    }
     var versions = try RunVersions.current()
     // The footer names the subject it ran, as the run's own does.
     versions = versions.naming(subject)
@@ -116,19 +138,24 @@ public enum Explanation {
       lines.append("  reason: \(waiver.reason)")
       if !waiver.link.isEmpty { lines.append("  link:   \(waiver.link)") }
     }
-    lines += values(expected: outcome.expected, actual: outcome.actual,
-                    oracle: "libicu \(versions.oracle.icu)", subject: subject.name,
-                    second: second.map { ($0.expected, "Foundation's ICU \(versions.subjectICU?.icu ?? "?")") })
+    if let fault {
+      lines.append("expected: \(CodePoints.annotate(outcome.expected.description))   [libicu \(versions.oracle.icu)]")
+      lines.append("actual:   none: \(fault.detail.first ?? fault.signature)   [\(subject.name)]")
+    } else {
+      lines += values(expected: outcome.expected, actual: outcome.actual,
+                      oracle: "libicu \(versions.oracle.icu)", subject: subject.name,
+                      second: second.map { ($0.expected, "Foundation's ICU \(versions.subjectICU?.icu ?? "?")") })
+    }
     if let months = outcome.months {
       lines.append("month:    libicu reads \(months.oracle); Foundation reads \(months.subject)"
         + (second?.months.map { "; Foundation's ICU reads \($0.oracle)" } ?? ""))
     }
-    lines.append("libicu's view:")
+    lines.append(fault == nil ? "libicu's view:" : "the fault (the case was asked in a child process, which it ended):")
     lines += outcome.detail.map { "  \(CodePoints.annotate($0))" }
     if let second, second.detail != outcome.detail, !second.detail.isEmpty {
       lines.append("Foundation's ICU's view:")
       lines += second.detail.map { "  \(CodePoints.annotate($0))" }
-    } else if triage == nil {
+    } else if triage == nil && fault == nil {
       lines.append("triage: off (\(corpus.triageProblem ?? "Foundation's ICU is not reachable"))")
     }
     lines.append(versions.summary)
@@ -139,6 +166,108 @@ public enum Explanation {
         + "subject declares (the reference above decides; --oracle-stale fail would count it)"
       : "exit 0: this case would not fail a run")
     return (counted ? .unexpected : .clean, lines)
+  }
+
+  /// Set in the environment of the child that `isolated` asks.
+  static let childVariable = "CONFORMANCE_EXPLAIN_CHILD"
+
+  /// `run` in a child process of this executable (its own arguments again), so a subject that
+  /// traps or loops on the case ends the child, not the explanation: then the case reads as a
+  /// run reads it, errored with the fault's signature, its inputs and libicu's expected value
+  /// beside the fault, and the exit status is 1, not the crash's signal. A child that
+  /// answers passes its lines and status through. An executor's subject is asked in this
+  /// process: the executor is a process of its own already.
+  public static func isolated(_ text: String, corporaDirectory: URL, waivers: URL? = nil,
+                              subject: Subject = .pickerLogic,
+                              limit seconds: Double = 30)
+    throws -> (status: ExitStatus, lines: [String])
+  {
+    let environment = ProcessInfo.processInfo.environment
+    guard environment[childVariable] == nil, subject.executor == nil else {
+      return try run(text, corporaDirectory: corporaDirectory, waivers: waivers, subject: subject)
+    }
+    _ = try CaseID(parsing: text)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = Array(CommandLine.arguments.dropFirst())
+    var childEnvironment = environment
+    childEnvironment[childVariable] = "1"
+    if childEnvironment["SWIFT_BACKTRACE"] == nil {
+      childEnvironment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,"
+        + "registers=none,images=none,limit=32"
+    }
+    process.environment = childEnvironment
+    let (output, errors) = Spawn.serially { (Pipe(), Pipe()) }
+    process.standardOutput = output
+    process.standardError = errors
+    let tail = Tail()
+    let said = Tail()
+    output.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      if !data.isEmpty { said.append(data) }
+    }
+    errors.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      if !data.isEmpty { tail.append(data) }
+    }
+    do { try Spawn.serially { try process.run() } } catch {
+      throw HarnessError("explain could not start itself again to ask the subject: \(error)")
+    }
+    // A run's ceiling: 10 s of CPU, or `seconds` in all.
+    let deadline = Date().addingTimeInterval(seconds)
+    var polls = 0
+    while process.isRunning && Date() < deadline {
+      usleep(10_000)
+      polls += 1
+      if polls % 10 == 0, cpuSeconds(of: process.processIdentifier) > seconds / 3 { break }
+    }
+    var timedOut = false
+    var spent = 0.0
+    if process.isRunning {
+      // Stopped as a worker's watchdog stops a hung case: the backtracer says where it spun.
+      timedOut = true
+      spent = cpuSeconds(of: process.processIdentifier)
+      kill(process.processIdentifier, SIGABRT)
+      let grace = Date().addingTimeInterval(5)
+      while process.isRunning && Date() < grace { usleep(10_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
+    output.fileHandleForReading.readabilityHandler = nil
+    errors.fileHandleForReading.readabilityHandler = nil
+    let rest = output.fileHandleForReading.readDataToEndOfFile()
+    said.append(rest)
+    tail.append(errors.fileHandleForReading.readDataToEndOfFile())
+    let status = process.terminationStatus
+    if !timedOut, process.terminationReason == .exit, let exit = ExitStatus(rawValue: status) {
+      let message = tail.text.split(separator: "\n").last { $0.hasPrefix("Error: ") }
+        .map { String($0.dropFirst("Error: ".count)) } ?? tail.text
+      switch exit {
+      case .badInput: throw InputError(message)
+      case .harnessFailure: throw HarnessError(message)
+      default:
+        var lines = said.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return (exit, lines)
+      }
+    }
+    let kind: CaseFault.Kind = timedOut
+      ? .hung(HangNote(step: 0, position: 0, cpuSeconds: spent, wallSeconds: seconds,
+                       limit: CaseLimit(cpu: WorkerLimits.defaultCaseCPU, wall: seconds)))
+      : process.terminationReason == .uncaughtSignal ? .signal(WorkerProcess.signalName(status)) : .exited(status)
+    let fault = CaseFault(kind: kind, crash: CrashReport(tail.text))
+    return try run(text, corporaDirectory: corporaDirectory, waivers: waivers, subject: subject, fault: fault)
+  }
+
+  /// A process's CPU seconds so far (`/proc/<pid>/stat`'s user and system ticks).
+  static func cpuSeconds(of pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return 0 }
+    // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   /// Expected and actual: on one line each, or, for lists that differ, item by item, one per

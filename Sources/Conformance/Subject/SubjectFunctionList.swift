@@ -61,6 +61,8 @@ extension Subject {
     func standIn(_ subject: inout Subject)
     /// `subject`'s function becomes a question to `client`'s executor.
     func ask(_ client: ExecutorClient, in subject: inout Subject)
+    /// `subject`'s function becomes its placeholder answer: no code of the subject runs.
+    func placehold(_ subject: inout Subject)
     /// Whether an executor's answer reads as this function's answer.
     func reads(_ answer: JSONValue) -> Bool
     /// The type of its answers, for a malformed answer's message.
@@ -128,6 +130,8 @@ extension Subject {
     }
 
     func reads(_ answer: JSONValue) -> Bool { Answer.read(answer) != nil }
+
+    func placehold(_ subject: inout Subject) { subject[keyPath: call] = placeholder }
 
     var expected: String { Answer.described }
 
