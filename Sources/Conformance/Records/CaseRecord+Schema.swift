@@ -62,11 +62,13 @@ extension CaseRecord {
     case .explain:
       .object([
         ("description", .string("The command that re-runs this case as the run did: its injected fault "
-          + "(CONFORMANCE_FAULT=…) first, then its subject, waivers and corpora when they are not the defaults; "
-          + "a team's own functions through the worker that served them (swift run <worker> explain), or a "
-          + "'# ' line saying why no command reaches them (swept on a test's threads) and what to do.")),
+          + "(CONFORMANCE_FAULT=…) first, then the binary that ran by its absolute path (so it runs where it is "
+          + "pasted; swift run conformance when none was given), its subject, waivers when not the default, and "
+          + "corpora; a team's own functions through the worker that served them (swift run <worker> explain), "
+          + "or a '# ' line saying why no command reaches them (swept in a test's process) and what to do.")),
         ("type", .string("string")),
-        ("pattern", .string("^((CONFORMANCE_FAULT=('[^']*'|[^ ']+) )?swift run [A-Za-z0-9_.-]+ explain '|# )")),
+        ("pattern", .string("^((CONFORMANCE_FAULT=('[^']*'|[^ ']+) )?(swift run [A-Za-z0-9_.-]+|/[^ ']+|'/[^']*') "
+          + "explain '|# )")),
       ])
     case .actualDigest:
       .object([("type", .string("string")), ("pattern", .string("^[0-9a-f]{16}$")),
