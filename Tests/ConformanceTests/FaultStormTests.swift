@@ -450,7 +450,8 @@ struct FaultStormTests {
       #expect(pattern.hasPrefix(signature), "\(record.id): \(pattern) \(record.outcome.detail)")
       #expect((record.outcome.detail.first ?? "").hasPrefix("not run: ") == (record.outcome.verdict == .notRun),
               "\(record.id): \(record.outcome.verdict) \(record.outcome.detail)")
-      #expect(record.status == (record.outcome.verdict == .notRun ? .notRun : record.status))
+      // No waiver takes a case not run: it is counted as what it is.
+      if record.outcome.verdict == .notRun { #expect(record.status == .notRun, "\(record.id)") }
     }
     // The breaker: three in a row in one zone of the first calendar, one in a second zone
     // (the whole calendar then), then at most one more per calendar and worker (two workers

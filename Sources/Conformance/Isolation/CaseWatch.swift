@@ -38,11 +38,8 @@ final class WorkerCases: CaseObserver {
   /// The request being answered.
   var step = 0
   var limit = CaseLimit(cpu: .infinity, wall: .infinity)
-  /// Cases of the request whose diagnosis faulted in an earlier worker, with the note each
-  /// gets instead (`WorkerRequest.undiagnosed`).
-  var undiagnosed: [Int: String] = [:]
-  /// From its position on, the step's cases ask for no diagnosis (`WorkerRequest.diagnosesRefused`).
-  var diagnosesRefused: UndiagnosedCase?
+  /// The diagnosis that faulted an earlier worker on this step (`WorkerRequest.diagnosisFault`).
+  var diagnosisFault: DiagnosisFault?
   /// The limit of every case after this worker's first (`WorkerRequest.warmLimit`).
   var warmLimit: CaseLimit?
   /// Whether this worker has begun a case: its first loads Foundation's data.
@@ -62,8 +59,7 @@ final class WorkerCases: CaseObserver {
   // No clock is read here: two reads of the thread's CPU clock a case (a system call each)
   // were 0.9 % of a worker's CPU; the watchdog reads it once a poll instead.
   func willEvaluate(position: Int) {
-    let note = undiagnosed[position]
-      ?? diagnosesRefused.flatMap { position >= $0.position ? $0.note : nil }
+    let note = diagnosisFault?.note(at: position)
     for context in contexts { context.withoutDiagnosis = note }
     slot?.enter(step: step, position: position)
     watch.begin(step: step, position: position, limit: warm ? warmLimit ?? limit : limit)

@@ -105,31 +105,24 @@ public final class IsolatedRunner: Sendable {
   }
 
   /// A worker stopped in the diagnosis of the case at `position` of `job` (the subject asked
-  /// only to explain a difference already found): the job again, that case judged on its own
-  /// answers, with what happened to its diagnosis in its detail, and the step's later cases
-  /// without asking for one (the same function, asked alike, would fault in each: a loop in
-  /// a leap month cost every first weekday of it). Which cases lose their diagnosis depends
-  /// on the step alone, never on what another worker or shard met. Not a fault of the case:
-  /// the breaker does not count it.
+  /// only to explain a difference already found): the job again, that case and the step's
+  /// later ones judged without one (`DiagnosisFault`). Not a fault of the case: the breaker
+  /// does not count it.
   private func undiagnosed(_ job: Job, at position: Int, _ fault: CaseFault) {
-    guard !job.undiagnosed.contains(where: { $0.position == position }) else {
-      // Refused a diagnosis, it cannot die in one: the slot lied.
+    guard job.diagnosisFault.map({ position < $0.position }) ?? true else {
+      // Asked for no diagnosis from there on, it cannot die in one: the slot lied.
       scheduler.abandon(HarnessError("a worker died in the diagnosis of case \(position) of step \(job.step), "
         + "which was asked without one"))
       return
     }
+    let id = scheduler.step(job.step).cases()[position]
     var again = job
-    again.undiagnosed.append(UndiagnosedCase(
+    again.diagnosisFault = DiagnosisFault(
       position: position,
       note: "diagnosis: not run; asked to explain this difference, the subject met \(fault.signature)"
-        + (fault.detail.first.map { " (\($0))" } ?? "") + ", so the case is judged on its own answer"))
-    if again.diagnosesRefused.map({ $0.position > position + 1 }) ?? true {
-      let id = scheduler.step(job.step).cases()[position]
-      again.diagnosesRefused = UndiagnosedCase(
-        position: position + 1,
-        note: "diagnosis: not asked; \(id) met \(fault.signature) in its diagnosis, so this step's later "
-          + "cases are judged on their own answers")
-    }
+        + (fault.detail.first.map { " (\($0))" } ?? "") + ", so the case is judged on its own answer",
+      later: "diagnosis: not asked; \(id) met \(fault.signature) in its diagnosis, so this step's later "
+        + "cases are judged on their own answers")
     scheduler.requeue(again)
   }
 
@@ -214,8 +207,7 @@ public final class IsolatedRunner: Sendable {
       return (limit, warm, state.limits.jobLimit(check))
     }
     let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step), positions: job.positions,
-                                limit: limit, undiagnosed: job.undiagnosed.isEmpty ? nil : job.undiagnosed,
-                                diagnosesRefused: job.diagnosesRefused, warmLimit: warm)
+                                limit: limit, diagnosisFault: job.diagnosisFault, warmLimit: warm)
     switch worker.ask(request, timeout: timeout) {
     case .answered(let reply):
       if let note = reply.hung {

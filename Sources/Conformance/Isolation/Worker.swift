@@ -109,9 +109,7 @@ public enum Worker {
       cases.step = request.step
       cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
       cases.warmLimit = request.warmLimit
-      cases.diagnosesRefused = request.diagnosesRefused
-      cases.undiagnosed = Dictionary((request.undiagnosed ?? []).map { ($0.position, $0.note) },
-                                     uniquingKeysWith: { first, _ in first })
+      cases.diagnosisFault = request.diagnosisFault
       _ = cases.takeSlowestCPU()
       let record = Runner.evaluate(step, check: checks[check], context: context,
                                    triage: triage, review: review, zoneClasses: zoneClasses,

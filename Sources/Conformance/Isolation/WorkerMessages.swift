@@ -68,21 +68,30 @@ struct WorkerRequest: Codable, Equatable {
   var plan: String
   var positions: [Int]?
   var limit: CaseLimit?
-  /// Cases to judge without their diagnosis, which faulted in an earlier worker.
-  var undiagnosed: [UndiagnosedCase]?
-  /// The cases of the step from `position` on are judged without asking for a diagnosis:
-  /// one faulted there (a loop in the function asked meets every case of the step alike).
-  var diagnosesRefused: UndiagnosedCase?
+  /// The diagnosis that faulted an earlier worker on this step: from its case on, the cases
+  /// are judged without asking for one.
+  var diagnosisFault: DiagnosisFault?
   /// The limit of every case after a worker's first (`WorkerLimits.warmLimit`); `nil`:
   /// `limit` for all.
   var warmLimit: CaseLimit?
 }
 
-/// A case whose diagnosis (the subject asked only to explain a difference already found)
-/// hung or crashed a worker: asked again without it, with `note` in its detail instead.
-struct UndiagnosedCase: Codable, Equatable, Sendable {
+/// A case of a step whose diagnosis (the subject asked only to explain a difference
+/// already found) hung or crashed a worker. The step is asked again: that case, and every
+/// later one (the same function asked alike would fault alike: a loop in a leap month met
+/// every first weekday of it), judged on their own answers, each with a note in its detail.
+/// Which cases lose their diagnosis depends on the step alone, never on another worker.
+struct DiagnosisFault: Codable, Equatable, Sendable {
   var position: Int
+  /// The note of the case whose diagnosis faulted.
   var note: String
+  /// The note of each later case.
+  var later: String
+
+  /// The note of the case at `position` of the step, if it asks for no diagnosis.
+  func note(at position: Int) -> String? {
+    position == self.position ? note : position > self.position ? later : nil
+  }
 }
 
 /// What a worker answers: that it is ready, a step's record (with the CPU seconds of its

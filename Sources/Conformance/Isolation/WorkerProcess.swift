@@ -51,13 +51,7 @@ final class WorkerProcess {
     process.arguments = launch.arguments
     var environment = ProcessInfo.processInfo.environment.merging(launch.environment) { _, launched in launched }
     environment["CONFORMANCE_WORKER_SLOT"] = slot.path
-    // The crashed thread's frames are what a reader needs; other threads, registers and
-    // the image list would be most of the text, and time.
-    if environment["SWIFT_BACKTRACE"] == nil {
-      environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,"
-        + "registers=none,images=none,limit=32"
-    }
-    process.environment = environment
+    process.environment = Self.backtracing(environment)
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stderr
@@ -283,6 +277,18 @@ final class WorkerProcess {
     }
     return Death(kind: kind, lastWords: stderrTail.text, inCase: inCase,
                  fromOutside: fromOutside)
+  }
+
+  /// `environment` with Swift's backtracer set to print the crashed thread's frames, when
+  /// the caller did not set it: they are what a reader needs (`CrashReport`); other threads,
+  /// registers and the image list would be most of the text, and time.
+  static func backtracing(_ environment: [String: String]) -> [String: String] {
+    var environment = environment
+    if environment["SWIFT_BACKTRACE"] == nil {
+      environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,"
+        + "registers=none,images=none,limit=32"
+    }
+    return environment
   }
 
   static func signalName(_ number: Int32) -> String {

@@ -189,7 +189,7 @@ public final class EvaluationContext {
   var awaitsSubject: Bool { executor?.isWaiting ?? false }
 
   /// Why the case being evaluated may not ask the subject for a diagnosis: its diagnosis
-  /// hung or crashed a worker before (`WorkerRequest.undiagnosed`); the note goes in its
+  /// hung or crashed a worker before (`WorkerRequest.diagnosisFault`); the note goes in its
   /// detail.
   var withoutDiagnosis: String?
 

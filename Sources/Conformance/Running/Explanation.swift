@@ -1,5 +1,6 @@
 import Foundation
 import ICUOracle
+import Synchronization
 
 /// `conformance explain <case-id>`: re-runs one case and prints its inputs and values.
 public enum Explanation {
@@ -192,19 +193,16 @@ public enum Explanation {
     process.arguments = Array(CommandLine.arguments.dropFirst())
     var childEnvironment = environment
     childEnvironment[childVariable] = "1"
-    if childEnvironment["SWIFT_BACKTRACE"] == nil {
-      childEnvironment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,"
-        + "registers=none,images=none,limit=32"
-    }
-    process.environment = childEnvironment
+    process.environment = WorkerProcess.backtracing(childEnvironment)
     let (output, errors) = Spawn.serially { (Pipe(), Pipe()) }
     process.standardOutput = output
     process.standardError = errors
     let tail = Tail()
-    let said = Tail()
+    // Read as it comes (a full pipe would hold the child), and whole: it is the explanation.
+    let said = Mutex(Data())
     output.fileHandleForReading.readabilityHandler = { handle in
       let data = handle.availableData
-      if !data.isEmpty { said.append(data) }
+      if !data.isEmpty { said.withLock { $0.append(data) } }
     }
     errors.fileHandleForReading.readabilityHandler = { handle in
       let data = handle.availableData
@@ -236,7 +234,7 @@ public enum Explanation {
     output.fileHandleForReading.readabilityHandler = nil
     errors.fileHandleForReading.readabilityHandler = nil
     let rest = output.fileHandleForReading.readDataToEndOfFile()
-    said.append(rest)
+    let answered = said.withLock { String(decoding: $0 + rest, as: UTF8.self) }
     tail.append(errors.fileHandleForReading.readDataToEndOfFile())
     let status = process.terminationStatus
     if !timedOut, process.terminationReason == .exit, let exit = ExitStatus(rawValue: status) {
@@ -246,7 +244,7 @@ public enum Explanation {
       case .badInput: throw InputError(message)
       case .harnessFailure: throw HarnessError(message)
       default:
-        var lines = said.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = answered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return (exit, lines)
       }

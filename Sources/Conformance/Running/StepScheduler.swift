@@ -23,10 +23,8 @@ final class StepScheduler: Sendable {
     var replay = false
     /// Asked again after its worker was killed from outside.
     var afterKill = false
-    /// Cases asked again without their diagnosis, which faulted a worker.
-    var undiagnosed: [UndiagnosedCase] = []
-    /// From this position on, no case of the step asks for a diagnosis (one faulted).
-    var diagnosesRefused: UndiagnosedCase?
+    /// Asked again after a case's diagnosis faulted a worker: from it on, none is asked.
+    var diagnosisFault: DiagnosisFault?
   }
 
   /// What a slot does next.
