@@ -373,7 +373,7 @@ struct InterruptionTests {
     return (process, error)
   }
 
-  /// CPU seconds spent by a process and its live children (from /proc).
+  /// CPU seconds spent by a process and its live descendants (from /proc).
   func cpuSeconds(of pid: Int32) -> Double {
     let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
     func own(_ pid: Int32) -> (Double, Int32?)? {
@@ -384,10 +384,17 @@ struct InterruptionTests {
       guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
       return ((user + system) / ticks, Int32(fields[1]))
     }
-    var total = own(pid)?.0 ?? 0
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-      guard let child = Int32(entry), let (seconds, parent) = own(child), parent == pid else { continue }
-      total += seconds
+    // The run, its workers and theirs (a worker's forked children spin).
+    var (total, family) = (own(pid)?.0 ?? 0, Set([pid]))
+    var found = true
+    while found {
+      found = false
+      for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let child = Int32(entry), !family.contains(child), let (seconds, parent) = own(child),
+          let parent, family.contains(parent) else { continue }
+        (total, found) = (total + seconds, true)
+        family.insert(child)
+      }
     }
     return total
   }
@@ -452,11 +459,39 @@ struct IsolationTests {
     }
   }
 
-  @Test("a worker killed from outside, while it starts or mid-sweep, is replaced and its cases run again",
-        arguments: [0.0, 2.0])
-  func killedWorker(after seconds: Double) throws {
+  @Test("a case that traps ends a forked child, not its worker: a trap in every Saturday-first case of eight locales, eight errored cases, one worker started")
+  func trapsEndChildren() throws {
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("conformance-forks-\(getpid())-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    // The worker executable is a script that notes each start, then is conformance.
+    let (starts, wrapper) = (scratch.appendingPathComponent("starts"), scratch.appendingPathComponent("worker"))
+    try Data("#!/bin/sh\necho started >> '\(starts.path)'\nexec '\(Executable.url.path)' \"$@\"\n".utf8).write(to: wrapper)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+    var request = CorpusRequest(corporaDirectory: corpora)
+    let locales = ["en_US", "de_DE", "fr_FR", "ja_JP", "ar_EG", "he_IL", "zh_CN", "ru_RU"]
+    request.locales = .list(locales)
+    request.calendars = .list(["gregorian"])
+    var options = RunOptions(request: request, out: scratch.appendingPathComponent("out"))
+    options.checks = ["weekday-symbols"]
+    options.jobs = 1
+    options.workerExecutable = wrapper
+    options.workerLaunch = WorkerLaunch(environment: ["CONFORMANCE_FAULT": "trap:weekday-symbols|*|fw=7"])
+    _ = try ConformanceRun.run(options)
+    let errored = try recordedCases(options.out).filter { $0.outcome.verdict == .errored }.map(\.id.description)
+    #expect(errored.sorted() == locales.map { "weekday-symbols|locale=\($0)|calendar=gregorian|fw=7" }.sorted(),
+            "\(errored)")
+    // Each trap ended a child forked from the one worker, which went on serving.
+    let started = try String(contentsOf: starts, encoding: .utf8).split(separator: "\n")
+    #expect(started.count == 1, "\(started.count) workers started")
+  }
+
+  @Test("a worker killed from outside, while it starts or mid-sweep, or the child it serves from, is replaced and its cases run again",
+        arguments: [(0.0, false), (2.0, false), (2.0, true)])
+  func killedWorker(after seconds: Double, itsChild: Bool) throws {
     let out = FileManager.default.temporaryDirectory
-      .appendingPathComponent("conformance-killed-\(getpid())-\(Int(seconds))")
+      .appendingPathComponent("conformance-killed-\(getpid())-\(Int(seconds))-\(itsChild)")
     defer { try? FileManager.default.removeItem(at: out) }
     let process = Process()
     process.executableURL = Executable.url
@@ -472,8 +507,9 @@ struct IsolationTests {
       Thread.sleep(forTimeInterval: seconds > 0 ? 0.2 : 0.005)
       if let child = childProcesses(of: process.processIdentifier).first {
         Thread.sleep(forTimeInterval: seconds)
-        kill(child, SIGKILL)
-        killed = child
+        guard let target = itsChild ? childProcesses(of: child).first : child else { continue }
+        kill(target, SIGKILL)
+        killed = target
       }
     }
     // A run that never ends fails here, with its processes' states, instead of hanging CI.

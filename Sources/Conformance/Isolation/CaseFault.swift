@@ -22,6 +22,9 @@ struct CaseFault: Sendable, Equatable {
 
   var kind: Kind
   var crash: CrashReport
+  /// The case whose detail has this hang's frames, when this one's were not taken again
+  /// (`WorkerRequest.tracedHangs`).
+  var framesIn: String? = nil
 
   /// What stopped the case and where: `trap (SIGILL) in Fault.inject(_:) at Fault.swift:46`,
   /// `hang in the subject's days` (a hang outside the subject: `hang in <frame>`), then the runtime's words when they are the same on every case
@@ -58,7 +61,7 @@ struct CaseFault: Sendable, Equatable {
     case .hung(let note):
       lines = ["hung\(note.function.map { " in the subject's \($0)" } ?? ""): \(Self.seconds(note.cpuSeconds)) s of CPU and \(Self.seconds(note.wallSeconds)) s "
         + "in all, past its limit of \(Self.seconds(note.limit.cpu)) s of CPU or "
-        + "\(Self.seconds(note.limit.wall)) s in all (stopped with SIGABRT)"]
+        + "\(Self.seconds(note.limit.wall)) s in all (stopped\(framesIn == nil ? " with SIGABRT" : ""))"]
     case .unanswered(let seconds):
       lines = ["the worker did not answer within \(Self.seconds(seconds)) s (killed) while evaluating this case"]
     case .garbled(let why): lines = ["the worker wrote a reply that does not parse (\(why))"]
@@ -69,6 +72,9 @@ struct CaseFault: Sendable, Equatable {
     }
     if let frame = crash.frame { lines.append("\(kind.isHang ? "stopped in" : "crashed in"): \(frame)") }
     if let own = crash.executableFrame, own != crash.frame { lines.append("called from: \(own)") }
+    if let framesIn, crash.frame == nil {
+      lines.append("stopped in: not traced again; \(framesIn) met this hang first, and its detail has the frames")
+    }
     if crash.message == nil && crash.frame == nil && !crash.tail.isEmpty {
       lines.append("its last output: \(crash.tail)")
     }

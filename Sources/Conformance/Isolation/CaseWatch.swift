@@ -95,6 +95,7 @@ final class CaseWatch: Sendable {
   }
 
   private let state = Mutex(State())
+  private let traced = Mutex(Set<String>())
   /// Where the parent learns that a death came in a diagnosis.
   private let slot: CaseSlot?
 
@@ -163,6 +164,19 @@ final class CaseWatch: Sendable {
     }
   }
 
+  /// The subject's functions whose hang the run already has frames of
+  /// (`WorkerRequest.tracedHangs`).
+  var tracedHangs: Set<String> {
+    get { traced.withLock { $0 } }
+    set { traced.withLock { $0 = newValue } }
+  }
+
+  /// Whether a hang noted `note` ends the process without a backtrace: its frames would say
+  /// nothing the reports do not already hold.
+  func endsQuietly(_ note: HangNote) -> Bool {
+    note.diagnosis == true || note.function.map { tracedHangs.contains($0) } == true
+  }
+
   func begin(step: Int, position: Int, limit: CaseLimit) {
     state.withLock { $0.current = Current(step: step, position: position, limit: limit) }
   }
@@ -182,7 +196,9 @@ final class CaseWatch: Sendable {
   /// Starts the watchdog of `thread` (the one evaluating cases): every 20 ms it checks the
   /// case's CPU and wall time. A case past its limit is reported through `report`, then the
   /// thread gets SIGABRT, so Swift's backtracer prints where it was spinning, and the worker
-  /// dies. A worker whose parent is gone exits, hung or not.
+  /// dies (or its forked child does); or, when those frames would add nothing
+  /// (`endsQuietly`), it exits at once.
+  /// A worker whose parent is gone exits, hung or not.
   func startWatchdog(of thread: pthread_t, report: @escaping @Sendable (HangNote) -> Void) {
     Self.unblockFatalSignals()
     Self.active.withLock { $0 = self }
@@ -195,6 +211,7 @@ final class CaseWatch: Sendable {
         if getppid() != parent { _exit(70) }
         guard let note = overdue(clock: clock) else { continue }
         report(note)
+        if endsQuietly(note) { _exit(72) }
         Self.abort(thread)
       }
     }

@@ -10,7 +10,8 @@ import ICUOracle
 /// under a limit derived from the cost model's slowest case of its check and calendar
 /// (`WorkerLimits`); the worker's watchdog stops one past it. When a worker dies or stops a
 /// case, the slot file names the case: it becomes `errored` with the fault's signature, the
-/// cases before it are asked again and those after it go on in a new worker, unless the
+/// cases before it are asked again and those after it go on in the worker's next forked child
+/// (`WorkerChildren`; a new worker when it cannot fork), unless the
 /// `Breaker` has tripped for that check and calendar, which reports them "not run" (in
 /// their detail; their pattern is the fault's signature). Results are delivered in plan order as `stepEnded` events, the
 /// same step records an in-process run delivers.
@@ -34,6 +35,9 @@ public final class IsolatedRunner: Sendable {
   private struct Workers: Sendable {
     var limits: WorkerLimits
     var processes: [Int: Int32] = [:]
+    /// The first case each of the subject's functions hung in with its frames taken, by
+    /// function: later hangs in it end without the backtracer.
+    var tracedHangs: [String: String] = [:]
   }
 
   private let scheduler: StepScheduler
@@ -153,7 +157,8 @@ public final class IsolatedRunner: Sendable {
 
   // MARK: One worker slot
 
-  /// Keeps one worker process busy, replacing it whenever it dies.
+  /// Keeps one worker process busy, replacing it whenever it dies (not when a case ends its
+  /// forked child: it forks the next).
   private func serve(slot: Int) {
     var worker: WorkerProcess?
     defer {
@@ -199,26 +204,37 @@ public final class IsolatedRunner: Sendable {
   private func ask(_ worker: WorkerProcess, _ job: Job) -> Bool {
     let step = scheduler.step(job.step)
     let check = plan.checks[step.checkIndex].id
-    let (limit, warm, timeout) = shared.update { state in
+    let (limit, warm, timeout, traced) = shared.update { state in
       let limit = state.limits.caseLimit(check: check, calendar: step.group.calendar)
       let warm = state.limits.warmLimit(check: check)
       state.limits.gave(limit, check: check)
       if let warm { state.limits.gave(warm, check: check) }
-      return (limit, warm, state.limits.jobLimit(check))
+      return (limit, warm, state.limits.jobLimit(check), state.tracedHangs.keys.sorted())
     }
     let request = WorkerRequest(step: job.step, plan: PlanStepSet.encode(step), positions: job.positions,
-                                limit: limit, diagnosisFault: job.diagnosisFault, warmLimit: warm)
+                                limit: limit, diagnosisFault: job.diagnosisFault, warmLimit: warm,
+                                tracedHangs: traced.isEmpty ? nil : traced)
     switch worker.ask(request, timeout: timeout) {
     case .answered(let reply):
       if let note = reply.hung {
         let lastWords = worker.awaitDeath(within: 10)
-        let fault = CaseFault(kind: .hung(note), crash: CrashReport(lastWords))
+        var fault = CaseFault(kind: .hung(note), crash: CrashReport(lastWords))
+        if let function = note.function, note.diagnosis != true {
+          let id = "\(step.cases()[note.position])"
+          fault.framesIn = shared.update { state in
+            if fault.crash.frame != nil {
+              if state.tracedHangs[function] == nil { state.tracedHangs[function] = id }
+              return nil
+            }
+            return state.tracedHangs[function]
+          }
+        }
         if note.diagnosis == true {
           undiagnosed(job, at: note.position, fault)
         } else {
           faulted(job, at: note.position, fault)
         }
-        return false
+        return worker.isServing
       }
       guard let record = reply.step, record.index == job.step else {
         scheduler.abandon(HarnessError("a worker answered \(request) with something else"))
@@ -242,7 +258,14 @@ public final class IsolatedRunner: Sendable {
         scheduler.abandon(HarnessError("a worker died outside any case (\(CaseFault(kind: death.kind, crash: CrashReport(death.lastWords)).signature)): "
           + CrashReport(death.lastWords).tail))
       }
-      return false
+      // A child that ended outside this job's cases (killed from outside between requests)
+      // may have left this request unread for the next child to answer as well: a new
+      // worker, with new pipes, takes the job again.
+      guard worker.isServing, death.inCase?.step == job.step else {
+        worker.end()
+        return false
+      }
+      return true
     }
   }
 }

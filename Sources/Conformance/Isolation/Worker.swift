@@ -70,60 +70,76 @@ public enum Worker {
     let watch = CaseWatch(slot: slot)
     let cases = WorkerCases(watch: watch, slot: slot)
     cases.contexts = [context] + (triage.map { [$0] } ?? [])
-    watch.startWatchdog(of: pthread_self()) { note in
-      write(WorkerReply(hung: note), RecordCoding.lineEncoder())
+    // Set up, this process forks the children that serve (`WorkerChildren`), unless an
+    // executor answers: its `Process` needs Dispatch.
+    let forks = context.executor == nil
+    write(WorkerReply(ready: true, forks: forks ? true : nil), encoder)
+    if forks {
+      guard WorkerChildren.serve(ended: { write(WorkerReply(childEnded: $0), RecordCoding.lineEncoder()) }) else { return }
     }
-    // A batch of questions to the executor is asked between cases, timed by no watchdog
-    // here: the parent's request limit would end a worker whose executor answers slowly
-    // but steadily, or within a silence limit longer than the request's, and fail the run.
-    // Waiting on it, the worker says it is alive, at most once a second; the executor's
-    // own limit ends a silent one.
-    let lastPulse = Mutex(ContinuousClock.now)
-    ExecutorProcess.whileWaiting.withLock { waiting in
-      waiting = {
-        let now = ContinuousClock.now
-        guard lastPulse.withLock({ last in
-          guard now - last >= .seconds(1) else { return false }
-          last = now
-          return true
-        }) else { return }
-        write(WorkerReply(alive: true), RecordCoding.lineEncoder())
+    guard WorkerChildren.inChild else { return try serve() }
+    try WorkerChildren.onNewThread(serve)
+    // A child's end is its own: nothing of the process it was forked from (exit handlers,
+    // buffers) runs twice.
+    _exit(0)
+
+    /// Answers requests until stdin closes.
+    func serve() throws {
+      watch.startWatchdog(of: pthread_self()) { note in
+        write(WorkerReply(hung: note), RecordCoding.lineEncoder())
       }
+      // A batch of questions to the executor is asked between cases, timed by no watchdog
+      // here: the parent's request limit would end a worker whose executor answers slowly
+      // but steadily, or within a silence limit longer than the request's, and fail the run.
+      // Waiting on it, the worker says it is alive, at most once a second; the executor's
+      // own limit ends a silent one.
+      let lastPulse = Mutex(ContinuousClock.now)
+      ExecutorProcess.whileWaiting.withLock { waiting in
+        waiting = {
+          let now = ContinuousClock.now
+          guard lastPulse.withLock({ last in
+            guard now - last >= .seconds(1) else { return false }
+            last = now
+            return true
+          }) else { return }
+          write(WorkerReply(alive: true), RecordCoding.lineEncoder())
+        }
+      }
+      while let line = readLine() {
+        let request: WorkerRequest
+        do {
+          request = try decoder.decode(WorkerRequest.self, from: Data(line.utf8))
+        } catch {
+          throw HarnessError("worker: request '\(line)' is malformed: \(error)")
+        }
+        guard let check = checks.firstIndex(where: { request.plan.hasPrefix($0.id + "|") || request.plan.hasPrefix($0.id + "\t") }),
+          let step = PlanStepSet.step(request.plan, index: request.step, checkIndex: check)
+        else {
+          throw HarnessError("worker: request '\(line)' names no step of this run's checks")
+        }
+        if let positions = request.positions, let bad = positions.first(where: { !(0..<step.caseCount).contains($0) }) {
+          throw HarnessError("worker: step \(request.step) has no case \(bad)")
+        }
+        cases.step = request.step
+        cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
+        cases.warmLimit = request.warmLimit
+        watch.tracedHangs = Set(request.tracedHangs ?? [])
+        cases.diagnosisFault = request.diagnosisFault
+        _ = cases.takeSlowestCPU()
+        let record = Runner.evaluate(step, check: checks[check], context: context,
+                                     triage: triage, review: review, zoneClasses: zoneClasses,
+                                     recordAll: run.recordAll, positions: request.positions,
+                                     observer: cases)
+        var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.takeSlowestCPU(),
+                                caseLines: record.cases.count)
+        reply.slowReads = SlowReads.take()
+        if record.cases.contains(where: { $0.status.isExplained }) {
+          reply.actualDigests = record.cases.map { $0.status.isExplained ? $0.outcome.actual.digestText : nil }
+        }
+        write(reply, cases: record.cases, explain: explain, encoder)
+      }
+      context.executor?.close()
     }
-    write(WorkerReply(ready: true), encoder)
-    while let line = readLine() {
-      let request: WorkerRequest
-      do {
-        request = try decoder.decode(WorkerRequest.self, from: Data(line.utf8))
-      } catch {
-        throw HarnessError("worker: request '\(line)' is malformed: \(error)")
-      }
-      guard let check = checks.firstIndex(where: { request.plan.hasPrefix($0.id + "|") || request.plan.hasPrefix($0.id + "\t") }),
-        let step = PlanStepSet.step(request.plan, index: request.step, checkIndex: check)
-      else {
-        throw HarnessError("worker: request '\(line)' names no step of this run's checks")
-      }
-      if let positions = request.positions, let bad = positions.first(where: { !(0..<step.caseCount).contains($0) }) {
-        throw HarnessError("worker: step \(request.step) has no case \(bad)")
-      }
-      cases.step = request.step
-      cases.limit = request.limit ?? CaseLimit(cpu: .infinity, wall: .infinity)
-      cases.warmLimit = request.warmLimit
-      cases.diagnosisFault = request.diagnosisFault
-      _ = cases.takeSlowestCPU()
-      let record = Runner.evaluate(step, check: checks[check], context: context,
-                                   triage: triage, review: review, zoneClasses: zoneClasses,
-                                   recordAll: run.recordAll, positions: request.positions,
-                                   observer: cases)
-      var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.takeSlowestCPU(),
-                              caseLines: record.cases.count)
-      reply.slowReads = SlowReads.take()
-      if record.cases.contains(where: { $0.status.isExplained }) {
-        reply.actualDigests = record.cases.map { $0.status.isExplained ? $0.outcome.actual.digestText : nil }
-      }
-      write(reply, cases: record.cases, explain: explain, encoder)
-    }
-    context.executor?.close()
   }
 
   /// Held while a reply is written: the watchdog thread writes too.

@@ -74,6 +74,10 @@ struct WorkerRequest: Codable, Equatable {
   /// The limit of every case after a worker's first (`WorkerLimits.warmLimit`); `nil`:
   /// `limit` for all.
   var warmLimit: CaseLimit?
+  /// The subject's functions this run already has a hang's frames of: a case stopped in one
+  /// ends at once, without the backtracer (a third of a second of CPU for each case a loop
+  /// holds), as a hang in a diagnosis always does (its note carries no frames).
+  var tracedHangs: [String]?
 }
 
 /// A case of a step whose diagnosis (the subject asked only to explain a difference
@@ -112,15 +116,21 @@ struct WorkerReply: Codable {
   /// Not an answer: the worker is waiting on its executor, which has not gone past its own
   /// limit (the parent's request limit starts again).
   var alive: Bool?
+  /// With `ready`: the worker serves from forked children (`WorkerChildren`), each of which
+  /// a case may end while the worker lives on.
+  var forks: Bool?
+  /// The child that served ended (not cleanly): the answer to the request it was on, as a
+  /// death is.
+  var childEnded: WorkerChildren.End?
 
   /// The reply's keys, for `JSONEncoder`, `JSONDecoder` and `init(members:)` alike.
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads, alive
+    case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads, alive, forks, childEnded
   }
 }
 
 extension WorkerReply {
-  /// Every key, in `CodingKeys` order: `ready` is member 4, `hung` 5, `alive` 7.
+  /// Every key, in `CodingKeys` order: `ready` is member 4, `hung` 5, `alive` 7, `childEnded` 9.
   static let members = JSONMembers.Names(CodingKeys.allCases)
 
   /// A step's reply read from its members, the way a merge reads step records: a shard's
@@ -129,6 +139,7 @@ extension WorkerReply {
   /// `nil`, and is decoded with `JSONDecoder`.
   init?(members bytes: UnsafeBufferPointer<UInt8>) {
     guard let members = JSONMembers(bytes, wanted: Self.members), !members.has(4), !members.has(5), !members.has(7),
+      !members.has(9),
       let stepText = members.text(0), let stepMembers = JSONMembers(stepText, wanted: StepRecord.members),
       let step = StepRecord(members: stepMembers)
     else { return nil }

@@ -38,6 +38,13 @@ final class WorkerProcess {
   private let decoder = RecordCoding.decoder()
 
   var pid: Int32 { process.processIdentifier }
+  /// Whether the worker serves from forked children (`WorkerChildren`): a case that ends one
+  /// leaves the worker serving.
+  private(set) var forks = false
+
+  /// Whether the worker still serves: after a case ended a child of one that forks, or never
+  /// once it died.
+  var isServing: Bool { forks && !released && process.isRunning }
 
   /// Starts a worker and tells it `setup` (its first line: `WorkerSetup`).
   init(executable: URL, launch: WorkerLaunch = WorkerLaunch(), setup: Data, startup: Double) throws {
@@ -83,6 +90,7 @@ final class WorkerProcess {
       guard case .line(let range) = nextLine(by: deadline) else { return false }
       let line = Data(buffer[range])
       if line.first == UInt8(ascii: "{"), let reply = try? decoder.decode(WorkerReply.self, from: line), reply.ready == true {
+        forks = reply.forks == true
         return true
       }
       stderrTail.append(line + [UInt8(ascii: "\n")])
@@ -113,8 +121,13 @@ final class WorkerProcess {
   }
 
   /// Waits for a worker whose watchdog stopped a case to die (its backtracer prints first),
-  /// killing it after `seconds`; returns what it wrote to stderr.
+  /// killing it after `seconds`; returns what it wrote to stderr. A worker that forks lives
+  /// on: it is its child that ends.
   func awaitDeath(within seconds: Double) -> String {
+    if forks {
+      if case .died(let death) = read(timeout: seconds), isServing { return death.lastWords }
+      return stderrTail.take()
+    }
     let deadline = Date().addingTimeInterval(seconds)
     while process.isRunning && Date() < deadline { usleep(5_000) }
     if process.isRunning {
@@ -124,6 +137,16 @@ final class WorkerProcess {
     process.waitUntilExit()
     release()
     return stderrTail.text
+  }
+
+  /// Kills the worker and its children now and waits for it: its pipes may hold a request
+  /// nobody will answer alone.
+  func end() {
+    guard !released else { return }
+    killedHere = true
+    Self.kill(process.processIdentifier)
+    process.waitUntilExit()
+    release()
   }
 
   /// Kills the worker now (the run is interrupted); whoever is reading sees it die.
@@ -145,7 +168,11 @@ final class WorkerProcess {
       else { continue }
       // pid (comm) state ppid …: the command may hold spaces and parentheses.
       let fields = stat[stat.index(after: close)...].split(separator: " ")
-      if fields.count > 1, Int32(fields[1]) == parent { Glibc.kill(-pid, SIGKILL) }
+      // A group an executor leads, or a child forked to serve (in its parent's group).
+      if fields.count > 1, Int32(fields[1]) == parent {
+        Glibc.kill(-pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
+      }
     }
   }
 
@@ -194,6 +221,7 @@ final class WorkerProcess {
       case .closed: return .died(died(nil))
       case .timedOut: return .died(killed(.unanswered(seconds: timeout)))
       }
+      if let end = reply.childEnded { return .died(childEnded(end)) }
       // Waiting on its executor, which answers within its own limit: the request's starts again.
       if reply.alive == true { deadline = Date().addingTimeInterval(timeout) }
     } while reply.alive == true
@@ -257,6 +285,22 @@ final class WorkerProcess {
     Self.killChildGroups(of: process.processIdentifier)
     Glibc.kill(process.processIdentifier, SIGKILL)
     return died(kind)
+  }
+
+  /// How the child serving ended, with what it wrote to stderr since the one before it ended
+  /// (up to the worker's `WorkerChildren.endMarker`, which follows all of it).
+  private func childEnded(_ end: WorkerChildren.End) -> Death {
+    let deadline = Date().addingTimeInterval(5)
+    while !stderrTail.text.contains(WorkerChildren.endMarker) && Date() < deadline { usleep(2_000) }
+    let lastWords = stderrTail.take().replacingOccurrences(of: WorkerChildren.endMarker, with: "")
+    let kind: CaseFault.Kind
+    if let signal = end.signal {
+      kind = .signal(Self.signalName(signal))
+    } else {
+      kind = .exited(end.exit ?? 0)
+    }
+    // A child killed from outside takes its worker with it (`WorkerChildren.serve`).
+    return Death(kind: kind, lastWords: lastWords, inCase: CaseSlot.read(slot), fromOutside: false)
   }
 
   /// Waits for the process and says how it ended; `known` when this side already knows why.
@@ -332,5 +376,13 @@ final class Tail: Sendable {
   /// Everything kept, head then tail.
   var text: String {
     kept.withLock { String(decoding: $0.head + $0.tail, as: UTF8.self) }
+  }
+
+  /// Everything kept, which is then forgotten: what comes next starts a new head.
+  func take() -> String {
+    kept.withLock { kept in
+      defer { kept = Kept() }
+      return String(decoding: kept.head + kept.tail, as: UTF8.self)
+    }
   }
 }

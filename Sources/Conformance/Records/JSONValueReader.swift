@@ -92,6 +92,12 @@ public final class JSONValueReader {
     while let batch = try nextBatch(upTo: 1024) {
       let number = read
       read += 1
+      // One core (a worker's forked child, which has no queue threads): decoded here.
+      guard window > 4 else {
+        decoded.update { $0[number] = Result { () throws(InputError) in try decode(batch) } }
+        try deliver(keepingAtMost: 0)
+        continue
+      }
       DispatchQueue.global().async(group: running) {
         let result = Result { () throws(InputError) in try decode(batch) }
         decoded.update { $0[number] = result }

@@ -6,6 +6,8 @@ enum ParallelMap {
   static func run<T: Sendable, R: Sendable>(
     _ items: [T], workers: Int = ProcessInfoCores.count, _ transform: @Sendable (T) -> R
   ) -> [R] {
+    // One thread (a worker's forked child has no other): no queue at all.
+    if min(workers, items.count) <= 1 { return items.map(transform) }
     let next = Atomic<Int>(0)
     let done = Mutex<[(index: Int, result: R)]>([])
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, items.count))) { _ in
@@ -23,9 +25,10 @@ enum ParallelMap {
   }
 }
 
-/// The number of cores this process may use.
+/// The number of cores this process may use: one in a worker's forked child, whose work
+/// must not wait on Dispatch's threads (`WorkerChildren`).
 public enum ProcessInfoCores {
-  public static var count: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+  public static var count: Int { WorkerChildren.inChild ? 1 : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
 
 #if canImport(Glibc)

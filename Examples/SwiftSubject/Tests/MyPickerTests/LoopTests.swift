@@ -30,6 +30,31 @@ import Testing
   #expect(result.cases > 40)
 }
 
+/// One loop is traced once: the first case it holds gets the backtracer's frames (where the
+/// subject spun); the next, in the same function, ends its worker's child at once and says
+/// whose detail has them. One worker, so which case is first is the plan's order.
+@Test func aLoopIsTracedOnce() throws {
+  var sweep = ConformanceSweep(MyPickerConformance.functions)
+  sweep.options.checks = ["month-days"]
+  sweep.options.jobs = 1
+  sweep.options.request.calendars = .list(["chinese"])
+  sweep.options.request.zones = .list(["UTC", "Asia/Shanghai"])
+  sweep.options.request.years = 2023...2023
+  _ = try sweep.run()
+  let errored = try casesFile(sweep.options.out).filter { $0["verdict"] as? String == "errored" }
+  try #require(errored.count == 2, "\(errored)")
+  let (first, second) = (errored[0], errored[1])
+  let firstDetail = (first["detail"] as? [String]) ?? []
+  let secondDetail = (second["detail"] as? [String]) ?? []
+  // MyPicker's own frame, from the backtracer: the loop is in `days(inMonthOf:calendar:)`
+  // (stopped there, or in a library it called: libm, Foundation).
+  #expect(firstDetail.contains { ($0.hasPrefix("stopped in: ") || $0.hasPrefix("called from: "))
+    && $0.contains("MyPicker.days(inMonthOf:calendar:)") }, "\(firstDetail)")
+  #expect(!secondDetail.contains { $0.contains("MyPicker.days(inMonthOf:calendar:)") }, "\(secondDetail)")
+  #expect(secondDetail.contains("stopped in: not traced again; \(first["id"] as? String ?? "?") met this hang first, and its detail has the frames"),
+          "\(secondDetail)")
+}
+
 /// MyPicker's leading blanks are wrong on Monday-first grids; explaining a wrong count asks
 /// its `days` where the month starts (a diagnosis), which loops in the leap month. The case
 /// is judged on `leadingBlanks`' own answer: failed, never errored for another function's
