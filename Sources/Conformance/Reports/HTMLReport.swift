@@ -31,6 +31,7 @@ public enum HTMLReport {
       <meta name="color-scheme" content="light dark">
       <title>\(escape(title(tally)))</title>
       <style>\(style)</style>
+      <link rel="stylesheet" href="\(styleFile)">
       </head>
       <body>
       <header><h1>Calendar conformance</h1>\(verdict(tally))<p id="totals" class="totals">\(escape(totalsText(totals)))</p>
@@ -50,7 +51,8 @@ public enum HTMLReport {
   /// drawn the full page.)
   static func staticSummary(_ tally: RunTally) -> String {
     guard let review = tally.info?.review else { return "" }
-    var html = "<h2>What changed</h2>\n"
+    // The night's news first: a reviewer opens the page for it.
+    var html = urgentGroups(tally) + "<h2>What changed</h2>\n"
     if let baseline = review.baseline {
       // Scrolls in its box on a phone, as the script's table does: wrapping a count or a
       // class name anywhere broke "20,494" into "20,49" and "4".
@@ -65,7 +67,6 @@ public enum HTMLReport {
     } else {
       html += "<p>No baseline: every failure no waiver explains counts as new.</p>\n"
     }
-    html += urgentGroups(tally)
     let all = tally.clusters.sorted
     let clusters = all.prefix(10)
     html += "<h2>Top failure patterns</h2>\n"
@@ -111,6 +112,7 @@ public enum HTMLReport {
         + (trips > 0 ? " (\(counted(trips, "group")) tripped)" : "")
         + ": each is counted as not run, with the fault that stopped its group as its pattern.</p>\n"
     }
+    html += statusGroups(tally)
     html += "<p class=\"muted\">The rest of this page (filters, examples, pictures) needs JavaScript; "
       + "results.json and cases.jsonl.gz hold the same data.</p>"
     return html
@@ -157,7 +159,8 @@ public enum HTMLReport {
     guard !urgent.isEmpty else { return "" }
     let explain = tally.info?.explainCommand ?? ExplainCommand()
     let subject = tally.info?.versions.subjectSide ?? "subject"
-    var html = "<h2>New failures and unexpected passes</h2>\n"
+    // The banner's "new failure" link lands here (`#new=1`, the script's filter too).
+    var html = "<h2 id=\"new=1\">New failures and unexpected passes</h2>\n"
     if urgent.count > urgentShown {
       html += "<p>\(number(urgentShown)) of \(counted(urgent.count, "group")) shown.</p>\n"
     }
@@ -186,6 +189,23 @@ public enum HTMLReport {
       html += "</ul>\n<p>explain: <code>\(command)</code></p></div>\n"
     }
     return html
+  }
+
+  /// Where the banner's status links land without JavaScript (`#status=errored`, …, the
+  /// script's filters too): each such status's groups, the largest first.
+  static func statusGroups(_ tally: RunTally) -> String {
+    let totals = tally.totals
+    var html = ""
+    for (status, count) in [(CaseStatus.errored, totals.errored), (.notRun, totals.notRun),
+                            (.unexpectedPass, totals.unexpectedPass), (.oracleStale, totals.oracleStale)] where count > 0 {
+      let groups = tally.clusters.sorted.filter { $0.status == status }
+      html += "<h3 id=\"status=\(status.rawValue)\">\(status.rawValue): \(counted(count, "case")) in "
+        + "\(counted(groups.count, "group"))</h3>\n<ul>" + groups.prefix(5).map { cluster in
+          "<li>\(number(cluster.count)) · <code>\(escape(cluster.check))</code>: "
+            + "\(escape(cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern))</li>"
+        }.joined() + (groups.count > 5 ? "<li>… \(counted(groups.count - 5, "more group"))</li>" : "") + "</ul>\n"
+    }
+    return html.isEmpty ? "" : "<h2>By status</h2>\n" + html
   }
 
   /// The tab's title: the verdict's counts, with separators.
@@ -249,4 +269,10 @@ public enum HTMLReport {
   /// The page's script, `Page/page.js` embedded at build time (SwiftPM `embedInCode`): a
   /// JavaScript file that CI checks with node, inlined so the page stays one offline file.
   static let script = asset(PackageResources.page_js)
+
+  /// The style sheet's own file beside `index.html`, which the page also links: a server
+  /// whose policy forbids inline style (Jenkins' archived artifacts allow `style-src 'self'`)
+  /// still lays the page out for a phone.
+  package static let styleFile = "page.css"
+  package static let styleSheet = style
 }

@@ -300,7 +300,9 @@ public enum ConformanceRun {
         let url = staging.appendingPathComponent(name)
         switch name {
         case "junit.xml": try ReportFile.write(JUnitXML.document(tally), to: url)
-        case "index.html": try ReportFile.write(HTMLReport.document(tally, history: history), to: url)
+        case "index.html":
+          try ReportFile.write(HTMLReport.document(tally, history: history), to: url)
+          try ReportFile.write(HTMLReport.styleSheet, to: staging.appendingPathComponent(HTMLReport.styleFile))
         default: try ResultsJSON.write(tally, files: files, to: url)
         }
       }

@@ -148,7 +148,8 @@ function renderCluster(c, state) {
     parts.push(el("p", {class: "waiver"}, "Waived by ", el("code", {}, id), " (" + fmt(n) + "): ",
       w.reason || "(no reason given)", w.link ? [" — ", link(w.link)] : null));
   }
-  parts.push(el("p", {class: "muted"}, span));
+  // One case: its example names the same values.
+  if (c.count > 1) parts.push(el("p", {class: "muted"}, span));
   const details = el("details", {}, parts);
   details.addEventListener("toggle", () => {
     if (!details.open || details.dataset.filled) return;
@@ -159,6 +160,20 @@ function renderCluster(c, state) {
       fmt(count - shown.length) + " more in cases.jsonl.gz; " + shown.length + " shown, chosen to differ"));
   });
   return details;
+}
+// News: a group with new failures, or of unexpected passes.
+function urgent(c) { return c.new > 0 || c.status === "unexpected-pass"; }
+// The first group shown, opened (its examples fill in as it opens).
+function openFirst() {
+  const first = clusterBox.querySelector("details");
+  if (first) first.open = true;
+  return first;
+}
+// The groups the address names, the first open and scrolled to.
+function showGroups() {
+  renderClusters();
+  const first = openFirst();
+  (first || clusterBox).scrollIntoView({block: "start"});
 }
 let clusterBox;
 function renderClusters() {
@@ -179,8 +194,9 @@ function renderClusters() {
   const counts = clusters.map(c => filteredCount(c, state));
   const total = counts.reduce((n, c) => n + c.count, 0);
   clusterBox.replaceChildren(...notes,
-    el("p", {class: "muted", id: "cluster-count"}, fmt(clusters.length) + " of " + fmt(D.clusters.length) +
+    el("p", {class: "muted"}, el("span", {id: "cluster-count"}, fmt(clusters.length) + " of " + fmt(D.clusters.length) +
       " patterns, " + (counts.every(c => c.exact) ? "" : "up to ") + fmt(total) + " cases"),
+      " · new failures and unexpected passes first; open a pattern for its examples and their explain command"),
     ...clusters.map(c => renderCluster(c, state)));
 }
 function filterBar() {
@@ -248,7 +264,8 @@ function heatMap(check, calendars) {
         fmt(cell[1]) + " passed" + (cell[2] ? "; " + fmt(cell[2]) + " counted by --fail-on " + D.review.failOn : ""))));
     });
   });
-  return el("figure", {}, grid, el("figcaption", {}, el("code", {}, check)));
+  // The name above its map: below it, it read as the next map's.
+  return el("figure", {}, el("figcaption", {}, el("code", {}, check)), grid);
 }
 function trend() {
   const nights = D.trend.filter(n => n.checks);
@@ -309,8 +326,8 @@ function isolation(iso) {
   return el("section", {id: "isolation"}, el("h2", {}, "Isolation"), ...parts);
 }
 function render() {
-  document.getElementById("run").textContent = D.started + " · " + D.elapsed + " s · subject " +
-    D.subject + " · conformance " + D.arguments.join(" ");
+  // The run's command line is among its options (below): here, what tells nights apart.
+  document.getElementById("run").textContent = D.started + " · " + D.elapsed + " s · subject " + D.subject;
   const v = D.versions;
   // An executor's data is its own: Foundation's versions are then triage's.
   const foundation = D.subjectSide === "Foundation" ? "subject (Foundation)" : "triage (Foundation)";
@@ -320,7 +337,8 @@ function render() {
   const versions = section("Versions compared", table(["", foundation, "oracle (system libicu)"], rows),
     D.subjectSide === "Foundation" ? "" : el("p", {}, "subject: " + v.subject.implementation),
     el("p", {class: "muted"}, "Triage: " + D.triage),
-    el("details", {}, el("summary", {}, "Options of this run"), table(["option", "value"], D.options)));
+    el("details", {}, el("summary", {}, "Options of this run"),
+      table(["option", "value"], [["command line", "conformance " + D.arguments.join(" ")], ...D.options])));
   const r = D.review;
   // The exit line is the banner above (#verdict).
   const reviewParts = [];
@@ -346,11 +364,16 @@ function render() {
   if (waivers.length) reviewParts.push(el("details", {}, el("summary", {}, "Waivers that explained cases (" + waivers.length + ")"),
     table(["waiver", "cases", "reason", "link"], waivers.map(([id, w]) => [el("code", {}, id), w.count, w.reason, link(w.link)]))));
   reviewParts.push(el("h3", {}, "Trend"), trend());
-  app.append(section("What changed", ...reviewParts));
   clusterBox = el("div", {id: "clusters"});
-  app.append(section("Failures by pattern", el("p", {class: "muted"},
-    "New failures and unexpected passes first. Expand a pattern to see examples (chosen to differ) with their explain command."),
-    filterBar(), clusterBox));
+  // A night with news opens on it: its groups come before what changed, the filters folded
+  // above them (open once the address sets one).
+  const news = D.clusters.some(urgent);
+  const filters = el("details", {id: "filters"}, el("summary", {}, "Filters: check, calendar, locale, zone, status, triage, new only"),
+    filterBar());
+  filters.open = !news || FILTERS.some(k => readFilters()[k]);
+  const failures = section("Failures by pattern", filters, clusterBox);
+  if (news) app.append(failures, section("What changed", ...reviewParts));
+  else app.append(section("What changed", ...reviewParts), failures);
   // What the run compared, below what it found.
   app.append(versions);
   if (D.isolation) app.append(isolation(D.isolation));
@@ -374,7 +397,17 @@ function render() {
   app.append(section("Corpus", ...corpus));
   document.getElementById("static").hidden = true;
   renderClusters();
-  window.addEventListener("hashchange", renderClusters);
+  // Opened on the news, or on a group the address names (a banner link another reader sent).
+  if (location.hash) showGroups(); else if (D.clusters.some(urgent)) openFirst();
+  window.addEventListener("hashchange", showGroups);
+  // A banner link shows its groups even when the address already names them (no hashchange).
+  for (const a of document.querySelectorAll("#verdict a[href^='#']")) {
+    a.addEventListener("click", event => {
+      event.preventDefault();
+      history.replaceState(null, "", a.getAttribute("href"));
+      showGroups();
+    });
+  }
   document.documentElement.dataset.rendered = "ok";
 }
 render();
