@@ -439,6 +439,20 @@ struct IsolationTests {
       #expect(broken.map(\.id.description) == [id], "\(fault) at \(id)")
       let detail = (broken.first?.outcome.detail ?? []).joined(separator: " ")
       #expect(detail.contains(reason), "\(fault) at \(id): \(detail)")
+      // What it should have answered: libicu's value, as the clean run recorded it, in the
+      // case file and in JUnit (the page reads the case file's).
+      let expected = try #require(clean.cases.first { $0.id.description == id }).outcome.expected
+      let faulted = try #require(broken.first).outcome.expected
+      if case .list(let days) = faulted, case .int(let count) = expected {
+        // month-days records a passing case's day count, a failing one's days: the faulted
+        // case's are libicu's days, as many as the clean run counted.
+        #expect(days.count == count, "\(fault) at \(id): \(faulted) against \(expected)")
+      } else {
+        #expect(expected != .null && faulted == expected, "\(fault) at \(id): \(faulted) against \(expected)")
+      }
+      // (JUnit clips a long value; XML escapes its quotes.)
+      let written = faulted.description.prefix(30).replacingOccurrences(of: "\"", with: "&quot;")
+      #expect(faulty.junit.contains("  expected: \(written)"), "\(fault) at \(id)")
       if fault == "closed-range" {
         // Foundation's empty Ramadan 1438 made a closed range: the runtime's words name the group.
         #expect(broken.first?.outcome.pattern.hasSuffix(": Range requires lowerBound <= upperBound") == true,

@@ -29,6 +29,8 @@ public final class IsolatedRunner: Sendable {
   let review: Review
   /// The run's explain command, for the lines of cases errored on this side.
   let explain: ExplainCommand
+  /// libicu's expected value of each case the subject faulted in, when given.
+  let expectation: FaultedExpectation?
 
   /// What the slots share besides the schedule: the limits they give and learn, and the
   /// live workers by slot, killed when the run is interrupted.
@@ -47,9 +49,11 @@ public final class IsolatedRunner: Sendable {
   ///   - executable: the `conformance` binary, run as `conformance __worker`.
   ///   - setup: what each worker is told of the run and the corpus's zones before it starts.
   init(plan: Plan, executable: URL, launch: WorkerLaunch = WorkerLaunch(), workers: Int, limits: WorkerLimits,
-       setup: WorkerSetup, review: Review, explain: ExplainCommand = ExplainCommand()) {
+       setup: WorkerSetup, review: Review, explain: ExplainCommand = ExplainCommand(),
+       expectation: FaultedExpectation? = nil) {
     self.plan = plan
     self.explain = explain
+    self.expectation = expectation
     self.executable = executable
     self.launch = launch
     self.workers = max(1, workers)
@@ -101,7 +105,11 @@ public final class IsolatedRunner: Sendable {
   private func faulted(_ job: Job, at position: Int, _ fault: CaseFault) {
     var outcome = Outcome.errored(fault.detail.first ?? "")
     (outcome.pattern, outcome.detail) = (fault.signature, fault.detail)
-    let errored = erroredRecord(scheduler.step(job.step), positions: [position], outcome)
+    let step = scheduler.step(job.step)
+    if let expectation, position < step.caseCount {
+      outcome.expected = expectation.expected(step.cases()[position], checkIndex: step.checkIndex)
+    }
+    let errored = erroredRecord(step, positions: [position], outcome)
     guard scheduler.faulted(job, at: position, signature: fault.signature, errored: errored) else {
       scheduler.abandon(HarnessError("a worker stopped in case \(position) of step \(job.step), which it was not asked"))
       return

@@ -178,11 +178,14 @@ public enum HTMLReport {
         continue
       }
       html += "<p>e.g. <code>\(escape(example.id.description))</code></p>\n<ul>"
+      // An errored case has no answer, only what it should have answered, and its detail.
+      if example.outcome.verdict != .errored || example.outcome.expected != .null {
+        html += "<li>expected: <code>\(value(example.outcome.expected))</code> [libicu]</li>"
+      }
       if example.outcome.verdict == .errored {
         html += example.outcome.detail.prefix(3).map { "<li>\(escape(CodePoints.annotate($0)))</li>" }.joined()
       } else {
-        html += "<li>expected: <code>\(value(example.outcome.expected))</code> [libicu]</li>"
-          + "<li>actual: <code>\(value(example.outcome.actual))</code> [\(escape(subject))]</li>"
+        html += "<li>actual: <code>\(value(example.outcome.actual))</code> [\(escape(subject))]</li>"
       }
       // Breaks at the case id's separators on a phone, copies as it is.
       let command = escape(explain.text(for: example.id)).replacingOccurrences(of: "|", with: "|<wbr>")

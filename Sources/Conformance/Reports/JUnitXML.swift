@@ -191,10 +191,12 @@ public enum JUnitXML {
     if result.status == .unexpectedPass {
       body += "  passes, but waiver \(result.review.waiver ?? "?") says it fails\n"
     }
-    // A case that errored has no values; its detail says what happened (for a crash: the
-    // signal, the message and the crashing frame).
-    if outcome.verdict != .errored {
+    // A case that errored has no answer, only what it should have answered; its detail says
+    // what happened (for a crash: the signal, the message and the crashing frame).
+    if outcome.verdict != .errored || outcome.expected != .null {
       body += "  expected: \(clip(outcome.expected.description))   [libicu]\n"
+    }
+    if outcome.verdict != .errored {
       if let second = result.review.triageExpected {
         body += "  expected: \(clip(second.description))   [Foundation's ICU]\n"
       }

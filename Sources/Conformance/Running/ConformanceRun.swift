@@ -265,7 +265,7 @@ public enum ConformanceRun {
         limits: try .fromEnvironment(costs: options.subjectCommand == nil && !subject.isOwn ? costs : nil,
                                      caseTimeout: options.caseTimeout),
         setup: WorkerSetup(run: run, corpus: corpus), review: review,
-        explain: explain
+        explain: explain, expectation: FaultedExpectation(corpus: corpus, subject: subject, checks: plan.checks)
       ).run(handler))
     } else {
       var runner = Runner(plan: plan, corpus: corpus, subject: subject, workers: options.jobs,

@@ -116,8 +116,11 @@ function renderExample(e) {
   const values = e.expectedItems
     ? [markedItems(e.expectedItems, e.actualItems), markedItems(e.actualItems, e.expectedItems)]
     : [marked(e.expected, e.actual), marked(e.actual, e.expected)];
-  // A case that errored has no values; its detail below says what happened.
-  const rows = e.status === "errored" || e.status === "not-run" ? [] : [["expected (libicu)", el("code", {}, values[0])]];
+  // A case that errored has no answer (its detail below says what happened), but what it
+  // should have answered; one not run has neither.
+  const rows = e.status === "not-run" ? []
+    : e.status === "errored" ? (e.expected === null ? [] : [["expected (libicu)", el("code", {}, e.expected)]])
+    : [["expected (libicu)", el("code", {}, values[0])]];
   if (e.expectedF !== undefined) rows.push(["expected (Foundation's ICU)", el("code", {}, e.expectedF)]);
   if (e.status !== "errored" && e.status !== "not-run") rows.push(["actual (" + D.subjectSide + ")", el("code", {}, values[1])]);
   if (e.months) rows.push(["month", e.months]);
