@@ -126,6 +126,12 @@ public struct RunTally: Sendable {
   public private(set) var waiverOutOfScope: [String: Int] = [:]
   /// Failures no waiver explains that are new (see `CaseRecord.isNewFailure`).
   public private(set) var newFailures = 0
+  /// The new failures by baseline class (with a baseline): `new-failure`, `changed` and
+  /// `new-case` hold them, beside waived cases, so no column of the baseline's table is the
+  /// banner's count; every surface words this split the same (`NightCounts`).
+  public private(set) var newFailuresByClass: [Baseline.Class: Int] = [:]
+  /// The new failures by check (JUnit's testsuites).
+  public private(set) var checkNewFailures: [String: Int] = [:]
   /// Pass counts per check and dimension value, for the report's matrices:
   /// `matrices[check]["calendar"]["hebrew"]`, likewise for `fw` and `zone class`.
   public private(set) var matrices: [String: [String: [String: PassCount]]] = [:]
@@ -189,7 +195,11 @@ public struct RunTally: Sendable {
         try deliver(arriving, false)  // --record all
         continue
       }
-      if record.isNewFailure { newFailures += 1 }
+      if record.isNewFailure {
+        newFailures += 1
+        checkNewFailures[step.check, default: 0] += 1
+        if let kind = record.review.baseline { newFailuresByClass[kind, default: 0] += 1 }
+      }
       if rule.counts(record) {
         tallied.counted.add(status)
         if tallied.examples.count < Self.examplesPerStep { tallied.examples.append(try arriving.whole()) }

@@ -15,6 +15,10 @@ public struct RunRecord: Sendable, Codable {
   public var skipReasons: [String: Int]
   /// Failures no waiver explains that are new (what `--fail-on new` counts).
   public var newFailures: Int
+  /// The new failures by baseline class (`new-failure`, `changed`, `new-case`; empty without
+  /// a baseline): they sum to `newFailures`, while `baselineClasses` counts waived cases too.
+  /// Absent from results written before it.
+  public var newFailureClasses: [String: Int]?
   /// Cases per baseline class, every class named (empty without a baseline).
   public var baselineClasses: [String: Int]
   /// Pass counts per check, dimension and value (see `StepRecord.cells`).
@@ -63,6 +67,10 @@ public struct RunRecord: Sendable, Codable {
     }
     skipReasons = tally.skipReasons
     newFailures = tally.newFailures
+    newFailureClasses = info.review.baseline == nil ? [:]
+      : Dictionary(uniqueKeysWithValues: NightCounts.newFailureClasses.map {
+        ($0.0.rawValue, tally.newFailuresByClass[$0.0] ?? 0)
+      })
     baselineClasses = info.review.baseline == nil ? [:]
       : Dictionary(uniqueKeysWithValues: Baseline.Class.allCases.map {
         ($0.rawValue, tally.baselineCounts[$0] ?? 0)

@@ -57,13 +57,15 @@ public enum HTMLReport {
       // Scrolls in its box on a phone, as the script's table does: wrapping a count or a
       // class name anywhere broke "20,494" into "20,49" and "4".
       let order = Baseline.Class.readingOrder
-      html += "<p>Against \(escape(baseline.path)) (\(escape(baseline.started)))</p>\n<div class=\"scroll\"><table><tr>"
-      html += order.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr>"
-      html += order.map { "<td class=\"num\">\(number(tally.baselineCounts[$0] ?? 0))</td>" }
-        .joined() + "</tr></table></div>\n"
+      let newClasses = NightCounts.newFailureClasses.map(\.0)
+      html += "<p>Against \(escape(baseline.path)) (\(escape(baseline.started)))</p>\n<div class=\"scroll\"><table><tr><th></th>"
+      html += order.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr><th>cases</th>"
+      html += order.map { "<td class=\"num\">\(number(tally.baselineCounts[$0] ?? 0))</td>" }.joined()
+      html += "</tr><tr><th>new failures</th>" + order.map { kind in
+        "<td class=\"num\">" + (newClasses.contains(kind) ? number(tally.newFailuresByClass[kind] ?? 0) : "") + "</td>"
+      }.joined() + "</tr></table></div>\n"
       html += "<p class=\"legend\">" + order.map { "\($0.rawValue): \($0.meaning)" }
-        .joined(separator: " · ") + ". A new failure counts for --fail-on new and unexpected unless a "
-        + "waiver whose scope lists it explains it.</p>\n"
+        .joined(separator: " · ") + ". " + escape(NightCounts.baselineLegend(tally)) + "</p>\n"
     } else {
       html += "<p>No baseline: every failure no waiver explains counts as new.</p>\n"
     }
@@ -128,7 +130,8 @@ public enum HTMLReport {
     func linked(_ text: String, _ fragment: String, _ count: Int) -> String {
       count == 0 ? escape(text) : "<a href=\"#\(fragment)\">\(escape(text))</a>"
     }
-    var parts = [linked(counted(tally.newFailures, "new failure"), "new=1", tally.newFailures)]
+    var parts = [linked(counted(tally.newFailures, "new failure"), "new=1", tally.newFailures)
+      + (NightCounts.newFailureSplit(tally).map { " (\(escape($0)))" } ?? "")]
     if tally.info?.review.baseline != nil {
       parts.append(number(tally.baselineCounts[.fixed] ?? 0) + " fixed")
     }
@@ -212,12 +215,7 @@ public enum HTMLReport {
   }
 
   /// The tab's title: the verdict's counts, with separators.
-  static func title(_ tally: RunTally) -> String {
-    let totals = tally.totals
-    return "Calendar conformance" + (tally.info?.incomplete != nil ? " (INCOMPLETE)" : "") + ": \(counted(tally.newFailures, "new failure")), "
-      + "\(number(totals.errored)) errored" + (totals.notRun > 0 ? ", \(number(totals.notRun)) not run" : "")
-      + ", \(number(totals.failed)) failed, \(number(totals.waived)) waived of \(number(totals.total))"
-  }
+  static func title(_ tally: RunTally) -> String { NightCounts.title(tally) }
 
   /// An integer with thousands separators (1,234,567), as the page writes numbers.
   static func number(_ value: Int) -> String {

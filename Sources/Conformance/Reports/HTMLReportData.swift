@@ -31,6 +31,11 @@ enum HTMLReportData {
             ("classes", .object(Baseline.Class.readingOrder.map {
               ($0.rawValue, .int(tally.baselineCounts[$0] ?? 0))
             })),
+            // The banner's new failures by class (the classes that can hold one).
+            ("newFailures", .object(NightCounts.newFailureClasses.map {
+              ($0.0.rawValue, .int(tally.newFailuresByClass[$0.0] ?? 0))
+            })),
+            ("legend", .string(NightCounts.baselineLegend(tally))),
           ])
         } ?? .null),
         ("stale", .array(review.stale.map { .array([.string($0.id), .string($0.why)]) })),

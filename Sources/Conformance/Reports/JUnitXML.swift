@@ -71,6 +71,8 @@ public enum JUnitXML {
       + "skipped=\"\(counts.skipped)\" time=\"\(time(duration))\">\n"
     xml += "    <properties>\n"
     xml += property("summary", check.summary)
+    xml += property("cases", NightCounts.junitCases(tally.checkCounts[check.id] ?? StatusCounts(),
+                                                     newFailures: tally.checkNewFailures[check.id] ?? 0))
     if let versions = tally.info?.versions {
       xml += property("oracle", "libicu \(versions.oracle.icu) CLDR \(versions.oracle.cldr) tz \(versions.oracle.tz)")
       xml += property("subject", versions.summary)

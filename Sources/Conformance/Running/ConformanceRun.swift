@@ -316,17 +316,14 @@ public enum ConformanceRun {
     let totals = tally.totals
     var lines = [
       "\(HTMLReport.number(totals.total)) cases in \(String(format: "%.1f", tally.elapsed)) s: "
-        + "\(HTMLReport.number(totals.passed)) passed, \(HTMLReport.number(totals.failed)) failed, "
-        + "\(HTMLReport.number(totals.errored)) errored, "
-        + (totals.notRun > 0 ? "\(HTMLReport.number(totals.notRun)) not run (the breaker), " : "")
-        + "\(HTMLReport.number(totals.waived)) waived, "
-        + "\(HTMLReport.number(totals.oracleStale)) oracle-stale (libicu's data older), "
-        + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, "
-        + "\(HTMLReport.number(totals.skipped)) skipped",
+        + NightCounts.statuses(totals),
     ]
     if let baseline = tally.info?.review.baseline {
       lines.append("against \(baseline.path) (\(baseline.started)): " + Baseline.Class.allCases
         .map { "\(HTMLReport.number(tally.baselineCounts[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
+      if let split = NightCounts.newFailureSplit(tally) {
+        lines.append("the \(HTMLReport.counted(tally.newFailures, "new failure")), failures no waiver explains: \(split)")
+      }
     }
     if let stale = tally.info?.review.stale, !stale.isEmpty {
       lines.append("stale waivers: " + stale.map { "\($0.id) (\($0.why))" }.joined(separator: "; "))

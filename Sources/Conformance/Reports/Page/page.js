@@ -349,9 +349,9 @@ function render() {
     // The classes come in reading order (Baseline.Class.readingOrder), as without JavaScript.
     const order = Object.keys(r.baseline.classes);
     reviewParts.push(el("p", {}, "Against " + r.baseline.path + " (" + r.baseline.started + ", " + r.baseline.versions + ")"),
-      table(order, [order.map(k => r.baseline.classes[k] || 0)]),
-      el("p", {class: "legend"}, order.map(k => k + ": " + D.classMeanings[k]).join(" · ") +
-        ". A new failure counts for --fail-on new and unexpected unless a waiver whose scope lists it explains it."));
+      table(["", ...order], [["cases", ...order.map(k => r.baseline.classes[k] || 0)],
+        ["new failures", ...order.map(k => k in r.baseline.newFailures ? r.baseline.newFailures[k] : "")]]),
+      el("p", {class: "legend"}, order.map(k => k + ": " + D.classMeanings[k]).join(" · ") + ". " + r.baseline.legend));
   } else {
     reviewParts.push(el("p", {class: "muted"}, "No baseline: every failure no waiver explains counts as new."));
   }
