@@ -4,7 +4,7 @@ import Foundation
 /// the same every night whatever is waived, so a CI server's per-test history holds; then one
 /// skipped testcase per known difference of the check (`known differences · waived by ID`,
 /// `… · still failing`), which carries the waiver's whole reason and link once. Validates
-/// against both schemas in `shared/junit/`.
+/// against `junit-10.xsd` (`.ci/junit/README.md` says why not the older dtkit schema).
 public enum JUnitXML {
   /// How many failing cases a testcase's body lists before it says how many more there are,
   /// and how long a value may be there: the full sweep's file must stay under 30 MB.
