@@ -43,7 +43,9 @@ struct ShardTests {
   func normalized(_ directory: URL, _ file: String) throws -> String {
     var text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
     text = text.replacingOccurrences(of: directory.path, with: "OUT")
-    for pattern in [#""started" : "[^"]*""#, #""elapsedSeconds" : [0-9.]+"#, #"time="[0-9.]+""#,
+    // The tab's title names the run's start and directory.
+    text = text.replacingOccurrences(of: directory.lastPathComponent, with: "OUT")
+    for pattern in [#" · [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC · "#, #""started" : "[^"]*""#, #""elapsedSeconds" : [0-9.]+"#, #"time="[0-9.]+""#,
                     #"\\t[0-9]+\.[0-9]{3}\\t"#, #""elapsed":"[0-9.]+""#, #""started":"[^"]*""#,
                     #"<p id="run">[^<]*"#] {
       text = text.replacingOccurrences(of: pattern, with: "…", options: .regularExpression)
