@@ -36,7 +36,7 @@ enum Executable {
   }
 }
 
-@Suite("Bad input: exit 2, a one-line error naming the culprit, nothing written", .serialized)
+@Suite("Bad input: exit 2, a one-line error naming the culprit, nothing written", .serialized, .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct CommandLineTests {
   static let scratch = FileManager.default.temporaryDirectory
     .appendingPathComponent("conformance-cli-\(getpid())")
@@ -232,7 +232,7 @@ struct CommandLineTests {
 
 }
 
-@Suite("Interrupted runs: the last report intact, what ran in a partial one", .serialized)
+@Suite("Interrupted runs: the last report intact, what ran in a partial one", .serialized, .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct InterruptionTests {
   @Test("SIGINT and SIGTERM mid-sweep: the run says so and the previous report stays",
         arguments: [SIGINT, SIGTERM])
@@ -409,7 +409,7 @@ struct InterruptionTests {
   }
 }
 
-@Suite("Isolation: a trap or a hang costs one case", .serialized)
+@Suite("Isolation: a trap or a hang costs one case", .serialized, .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct IsolationTests {
   static let selection = ["--locales", "en_US", "--calendars", "gregorian,islamic",
                           "--time-zones", "UTC,Asia/Tehran", "--years", "2017...2017",
@@ -642,7 +642,7 @@ struct IsolationTests {
   }
 }
 
-@Suite("What a run prints reproduces what it reports")
+@Suite("What a run prints reproduces what it reports", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct ReproductionTests {
   struct Line: Decodable {
     var id: String

@@ -9,7 +9,7 @@ private let compareSample = [
   "--calendars", "gregorian,islamic", "--time-zones", "UTC,America/Sao_Paulo", "--years", "2018...2018",
 ]
 
-@Suite("conformance compare")
+@Suite("conformance compare", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct CompareTests {
   @Test("the same selection run twice compares the same, and Scripts/compare-runs.py, reading the files its own way, agrees")
   func sameRuns() throws {

@@ -116,7 +116,7 @@ struct DeclaredReleasesTests {
 
 /// The Python executor on pinned releases (`Examples/PythonSubject/releases.py`: Babel 2.17.0,
 /// CLDR 46; PyPI tzdata 2025.2, IANA 2025b), swept where those releases and libicu 72's differ.
-@Suite("An executor that declares its releases", .serialized)
+@Suite("An executor that declares its releases", .serialized, .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct DeclaredReleasesExecutorTests {
   static let subject = "exec:python3 Examples/PythonSubject/releases.py"
   static let selection = ["--checks", "weekday-symbols,month-days,leading-blanks,same-day-closing",

@@ -40,7 +40,7 @@ let executorSample = [
   "--time-zones", "UTC,America/Sao_Paulo,Pacific/Apia,America/Havana", "--years", "2011...2012",
 ]
 
-@Suite("Executor protocol")
+@Suite("Executor protocol", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct ExecutorTests {
   @Test("a sweep through `conformance executor` reads as the in-process one, case by case, values included")
   func sameAsInProcess() throws {
@@ -319,7 +319,7 @@ struct ExecutorInputTests {
   }
 }
 
-@Suite("Executors end with their run")
+@Suite("Executors end with their run", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct ExecutorLifetimeTests {
   /// The pids of processes whose command line holds `marker`: the run, its workers and the
   /// executors.
@@ -421,7 +421,7 @@ struct ExecutorLifetimeTests {
   }
 }
 
-@Suite("What a run says of an executor's cases is the executor's")
+@Suite("What a run says of an executor's cases is the executor's", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct ExecutorTruthTests {
   /// The blanks before day 1 of a Gregorian month in a Sunday-first grid: the weekday of the
   /// 1st, Sunday 0, by Zeller's congruence (not by any calendar code of this repo).

@@ -231,7 +231,7 @@ struct BreakerTests {
     #expect(inProcess.slowestCase(check: "same-day-closing", calendar: "dangi") == 1.3)
   }
 
-  @Test("the same case gets the same limit and verdict in a single run and in each shard: same-day-closing · chinese · Asia/Chita 2014-10-24 (1.2 s of Foundation's CPU) passes in both")
+  @Test("the same case gets the same limit and verdict in a single run and in each shard: same-day-closing · chinese · Asia/Chita 2014-10-24 (1.2 s of Foundation's CPU) passes in both", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
   func sameLimitInEveryShard() throws {
     // The limit from the committed model, read here as plain JSON: 5 × the slowest case of
     // same-day-closing · chinese, 2 s to 10 s.
@@ -317,7 +317,7 @@ struct BreakerTests {
     #expect(abs((watch.poll(cpu: 25.6, wall: start + .seconds(14))?.cpuSeconds ?? 0) - 2.1) < 1e-9)
   }
 
-  @Test("a worker's first case that reads a tz release for triage is not stopped as hung: month-days · islamic · Antarctica/Vostok, 1 s limits")
+  @Test("a worker's first case that reads a tz release for triage is not stopped as hung: month-days · islamic · Antarctica/Vostok, 1 s limits", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
   func referenceReadOffTheClock() throws {
     // Each of these 26 cases fails as a waived data difference, and its triage asks the tz
     // releases for the zone; the first read of a release's transitions took more than 1 s of
@@ -395,7 +395,7 @@ struct BreakerTests {
 
 /// Faults everywhere in one check, or in one calendar of a check, against a clean run of the
 /// same selection, in worker processes.
-@Suite("Fault storms: every affected case reported, everything else as in a clean run", .serialized)
+@Suite("Fault storms: every affected case reported, everything else as in a clean run", .serialized, .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct FaultStormTests {
   static let selection = ["--locales", "en_US", "--calendars", "gregorian,hebrew",
                           "--time-zones", "UTC,Asia/Tehran", "--years", "2017...2017",

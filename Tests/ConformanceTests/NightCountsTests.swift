@@ -8,7 +8,7 @@ import Testing
 /// the tab's title, the banner, the baseline table (without JavaScript, and the data the script
 /// draws its own from), JUnit and results.json. Each notion is one number everywhere, or the
 /// surface says in words why its number differs.
-@Suite("One count per notion: console, title, banner, baseline table, JUnit and results.json", .serialized)
+@Suite("One count per notion: console, title, banner, baseline table, JUnit and results.json", .serialized, .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct NightCountsTests {
   /// Chinese months of 1999 in UTC: libicu 72 and Foundation's ICU 76 start the month of
   /// 1999-01-18 a day apart (waived, `icu76-lunar-month-starts`), so the storm's trap in it is

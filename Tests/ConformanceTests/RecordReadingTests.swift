@@ -435,7 +435,7 @@ struct CrashReportTests {
 
 /// A fast reader that declines a record leaves it to `JSONDecoder`, and says so: the run's
 /// `results.json` counts it (`run.slowReads`), whichever process read it.
-@Suite("Slow reads are counted")
+@Suite("Slow reads are counted", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct SlowReadTests {
   static func slowReads(_ out: URL) throws -> [String: Int]? { try runRecord(out).run.slowReads }
 

@@ -2,7 +2,7 @@ import Conformance
 import Foundation
 import Testing
 
-@Suite("Self-test")
+@Suite("Self-test", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct SelfTestTests {
   /// The package's corpora cut to a core of two locales, one calendar and one zone, with no
   /// waiver: zh_CN's first weekday is Monday in CLDR 42 (libicu 72) and Sunday in CLDR 46

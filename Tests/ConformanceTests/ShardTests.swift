@@ -2,7 +2,7 @@ import Conformance
 import Foundation
 import Testing
 
-@Suite("Shards")
+@Suite("Shards", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct ShardTests {
   func temporary(_ name: String) -> URL {
     FileManager.default.temporaryDirectory

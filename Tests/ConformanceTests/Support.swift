@@ -1,5 +1,26 @@
 import Conformance
 import Foundation
+import Testing
+
+/// The test lanes. `swift test` runs the fast lane: the engine, records, reports and checks on
+/// small corpora, in process. `CONFORMANCE_TESTS=all swift test` adds the end-to-end lane:
+/// suites that start the `conformance` executable, its workers or executors, or sweep whole
+/// nights, seconds to minutes each (CI runs both).
+enum Lane {
+  static let endToEnd = ProcessInfo.processInfo.environment["CONFORMANCE_TESTS"] == "all"
+}
+
+extension Tag {
+  /// A suite of the end-to-end lane (`Lane`).
+  @Tag static var endToEnd: Self
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Runs the suite only in the end-to-end lane (`Lane`).
+  static var endToEndLane: Self {
+    .enabled(if: Lane.endToEnd, "end-to-end lane: CONFORMANCE_TESTS=all swift test")
+  }
+}
 
 /// The package's `Corpora/`.
 let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
