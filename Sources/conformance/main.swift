@@ -35,17 +35,22 @@ func subject(_ options: RunOptions) throws(InputError) -> Subject {
   return try Subject.executor(command: command, log: options.subjectLog, truncating: true)
 }
 
-/// Runs one command and says how the process should end. Every subcommand returns here, so
-/// what it built (a run's result and failure clusters) is released before `exit`: a value
-/// still owned when a `Never` call ends the process is a leak to LeakSanitizer.
-/// Adds a bench run's rows to `Documentation/bench-history.jsonl` when run from the package.
-func appendHistory(_ kind: String, _ rows: [(name: String, value: String, met: Bool)], date: String,
-                   machine: String) throws {
+/// Prints a bench's report, writes its JSON to `out` and adds its rows to
+/// `Documentation/bench-history.jsonl` when run from the package: every bench ends so.
+func finishBench(lines: [String], json: JSONValue, out: URL, kind: String,
+                 rows: [(name: String, value: String, met: Bool)], date: String, machine: String) throws {
+  print(lines.joined(separator: "\n"))
+  try FileManager.default.createDirectory(at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
+  try Data((json.rendered() + "\n").utf8).write(to: out, options: .atomic)
+  print("wrote \(out.path)")
   if let file = try BenchHistory.append(kind: kind, rows: rows, date: date, machine: machine) {
     print("appended to \(file.path)")
   }
 }
 
+/// Runs one command and says how the process should end. Every subcommand returns here, so
+/// what it built (a run's result and failure clusters) is released before `exit`: a value
+/// still owned when a `Never` call ends the process is a leak to LeakSanitizer.
 func execute(_ command: Command) throws -> ExitStatus {
   switch command {
   case .help(let topic):
@@ -63,35 +68,24 @@ func execute(_ command: Command) throws -> ExitStatus {
     let report = try Benchmark.run(corporaDirectory: corpora, quick: quick, jobs: jobs) {
       printError($0)
     }
-    print(report.lines.joined(separator: "\n"))
-    try FileManager.default.createDirectory(at: out.deletingLastPathComponent(),
-                                            withIntermediateDirectories: true)
-    try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
-    print("wrote \(out.path)")
-    try appendHistory("bench" + (quick ? " --quick" : ""), report.targets, date: report.date, machine: report.machine)
+    try finishBench(lines: report.lines, json: report.json, out: out, kind: "bench" + (quick ? " --quick" : ""),
+                    rows: report.targets, date: report.date, machine: report.machine)
   case .benchPair(let kind, let quick, let pairs, let jobs, let out, let corpora):
     let pair = try Benchmark.pair(kind, corporaDirectory: corpora, quick: quick, jobs: jobs, pairs: pairs) {
       printError($0)
     }
     let (date, machine) = (ISO8601DateFormatter().string(from: Date()), Benchmark.machineDescription())
-    print(pair.lines(date: date, machine: machine, jobs: jobs).joined(separator: "\n"))
-    try FileManager.default.createDirectory(at: out.deletingLastPathComponent(),
-                                            withIntermediateDirectories: true)
-    try Data((pair.json(date: date, machine: machine, jobs: jobs).rendered() + "\n").utf8).write(to: out, options: .atomic)
-    print("wrote \(out.path)")
-    try appendHistory("bench --\(kind.rawValue)" + (quick ? " --quick" : ""), pair.targets, date: date,
-                      machine: machine)
+    try finishBench(lines: pair.lines(date: date, machine: machine, jobs: jobs),
+                    json: pair.json(date: date, machine: machine, jobs: jobs), out: out,
+                    kind: "bench --\(kind.rawValue)" + (quick ? " --quick" : ""), rows: pair.targets,
+                    date: date, machine: machine)
   case .benchShards(let counts, let passes, let jobs, let out, let corpora):
     let report = try Benchmark.shards(counts, passes: passes, corporaDirectory: corpora, jobs: jobs) {
       printError($0)
     }
-    print(report.lines.joined(separator: "\n"))
-    try FileManager.default.createDirectory(at: out.deletingLastPathComponent(),
-                                            withIntermediateDirectories: true)
-    try Data((report.json.rendered() + "\n").utf8).write(to: out, options: .atomic)
-    print("wrote \(out.path)")
-    try appendHistory("bench --shards", report.rows.map { ($0.target, $0.measured, $0.met) }, date: report.date,
-                      machine: report.machine)
+    try finishBench(lines: report.lines, json: report.json, out: out, kind: "bench --shards",
+                    rows: report.rows.map { ($0.target, $0.measured, $0.met) }, date: report.date,
+                    machine: report.machine)
   case .worker:
     try Worker.run()
   case .costs(let results, let corpora):
@@ -109,8 +103,8 @@ func execute(_ command: Command) throws -> ExitStatus {
     return report.passed ? .clean : .unexpected
   case .merge(let shards, let out):
     // No fastbins: a merge frees a shard's batch of case lines while the next is read, and
-    // glibc's malloc and free were a tenth of its CPU (`perf record`); without fastbins the
-    // same 8 shards of the full sweep merge in 0.89–0.90 × the wall (Scripts/ab-time.sh, 5 runs, twice).
+    // glibc's malloc and free were a tenth of its CPU (`perf record`), which fastbins made
+    // worse (measured with Scripts/ab-time.sh; the figures are in its commit).
     _ = mallopt(M_MXFAST, 0)
     let result = try ShardMerge.run(shards, out: out)
     print(result.summary.joined(separator: "\n"))

@@ -123,8 +123,8 @@ extension Benchmark {
     public var splits: [Split]
     /// The single runs' mean: what the shards' CPU is held against. The shards ran between
     /// the two, each split's passes as much before the middle as after it, so a drift of the
-    /// machine through the bench cancels (one bench's shards spent 1.000 × and the next's
-    /// 1.055 × one single run of the same code, 802 and 801 CPU-s).
+    /// machine through the bench cancels (two benches of the same code differed by 5 % in
+    /// their shards' ratio).
     public var single: Measured {
       var mean = singles[0]
       let count = Double(singles.count)

@@ -100,8 +100,8 @@ public struct Runner: Sendable {
     }
     // A case still waiting for the executor's answers is evaluated again once they come
     // (`inRounds`); its stand-in outcome is thrown away, so it is not triaged (most stand-ins
-    // fail, and every case's first round waits: `bench --quick`'s executor row went from
-    // 1.79 × in-process at e454b81 to 1.19 ×).
+    // fail, and every case's first round waits: triaging them was most of an executor run's
+    // extra cost).
     guard let triage, !context.awaitsSubject else { return record }
     if verdict == .passed {
       return sharedDefect(record, check: check, context: context, triage: triage)

@@ -44,10 +44,9 @@ public struct StepCosts: Sendable, Equatable, Codable {
   public var checks: [String: Rate]
   /// Per check, the steps that cost at least `stepThreshold` when measured, by their group's
   /// dimensions (`calendar=chinese|zone=America/Havana`): microseconds per case, their share
-  /// of not passing included. One run's step CPU predicts the next's to within a few percent
-  /// (correlation 0.9998 between a single run and its 8 shards), where a class's average
-  /// misses a step by 30 times: cut on class rates, 8 shards came out 1.16 × the mean; on
-  /// these, 1.004 × the same night's CPU (`Scripts/shard-balance.py`).
+  /// of not passing included. One run's step CPU predicts the next's to within a few percent,
+  /// where a class's average misses a step by 30 times, so shards cut on these come out
+  /// even where class rates did not (`Scripts/shard-balance.py` replays a cut).
   public var steps: [String: [String: Double]]?
 
   public static let defaultPerNonPassing = 97.0
@@ -239,7 +238,7 @@ extension Plan {
   /// one step's cost. Scattered on purpose: cutting the plan into contiguous runs of equal
   /// cost kept each calendar's warm caches together but gathered what the model does not
   /// see (records of cases that do not pass, workers restarted after a crash) into a few
-  /// runs, 1.22 × the mean at 8 shards. Deterministic: the same plan and model always give
+  /// runs, whose shards came out slowest. Deterministic: the same plan and model always give
   /// the same slices. Returns each shard's expected cost too.
   static func balance(_ steps: [Step], count: Int, cost: (Step) -> Double) -> (shardOf: [Int], costs: [Double]) {
     let costs = steps.map(cost)

@@ -132,7 +132,7 @@ final class ExecutorProcess {
     if let interruption { Interruption.unregister(interruption) }
     // Through the handles that own them: a raw close left each handle to close its number
     // again when released, by then perhaps another thread's new pipe, whose Process.run then
-    // died on EBADF (`try!` in FileHandle.closeFile(), CI at 5b31b01).
+    // died on EBADF (`try!` in FileHandle.closeFile()).
     try? pipes.0.fileHandleForWriting.close()
     let deadline = Date().addingTimeInterval(2)
     while process.isRunning && Date() < deadline { usleep(2_000) }
