@@ -8,7 +8,7 @@ import Testing
 /// on the reasoning that a month without a transition behaves alike in zones with the same
 /// standard offset, so one zone per offset sweeps every month. `--exhaustive` exists to test
 /// that reasoning: here, on a subset with two zones at -03:00.
-@Suite("Month selection against the exhaustive sweep")
+@Suite("Month selection against the exhaustive sweep", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct MonthSelectionTests {
   /// A failure in a month the default plan skips must show, with the same pattern, in the
   /// same month of the zone that sweeps every month at the same offset: then the plan still
@@ -57,7 +57,7 @@ struct MonthSelectionTests {
 /// that the checks see a zone only through its offsets (`OffsetHistory`). Here the exhaustive
 /// sweep evaluates the folded months too, and each must answer exactly as the zone that
 /// sweeps it does.
-@Suite("Equivalent months against the exhaustive sweep")
+@Suite("Equivalent months against the exhaustive sweep", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct EquivalentMonthTests {
   @Test("a month left to an equivalent zone gives the same answers in that zone")
   func foldedMonthsAnswerAlike() throws {
@@ -124,7 +124,7 @@ struct EquivalentMonthTests {
   }
 }
 
-@Suite("Oracle modes")
+@Suite("Oracle modes", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct OracleModeTests {
   @Test("tables and direct give the same outcome for every case, transitions of every kind included")
   func sameOutcomes() throws {

@@ -366,7 +366,7 @@ struct GlobTests {
 
 /// A results directory is data for any JSON tool: re-serialized, pretty-printed, its keys
 /// reordered or filtered by `jq`, it must still be the same baseline.
-@Suite("Results files through other JSON tools")
+@Suite("Results files through other JSON tools", .endToEndLane, .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct ResultsSerializationTests {
   /// Runs `command` with `arguments`, its stdin from `input` and stdout into `output`.
   func shell(_ script: String) throws {

@@ -5,7 +5,7 @@ import Testing
 /// The test lanes. `swift test` runs the fast lane: the engine, records, reports and checks on
 /// small corpora, in process. `CONFORMANCE_TESTS=all swift test` adds the end-to-end lane:
 /// suites that start the `conformance` executable, its workers or executors, or sweep whole
-/// nights, seconds to minutes each (CI runs both).
+/// nights or exhaustive selections, seconds to minutes each (CI runs both).
 enum Lane {
   static let endToEnd = ProcessInfo.processInfo.environment["CONFORMANCE_TESTS"] == "all"
 }
