@@ -5,15 +5,15 @@ import Foundation
 /// Every function takes the user's calendar (which carries the time zone) and locale, as the
 /// seeds' views do through their environment; none fixes a locale or a calendar, because
 /// that is what the seeds do and where they go wrong.
-public enum DateTexts {
+package enum DateTexts {
   /// Seed 000's row: `date.formatted(date: .abbreviated, time: .omitted)`.
-  public static func rowText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+  package static func rowText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
     date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale,
                                     calendar: calendar, timeZone: calendar.timeZone))
   }
 
   /// Seed 000's accessibility value: `date.formatted(date: .long, time: .omitted)`.
-  public static func accessibilityValue(_ date: Date, calendar: Calendar, locale: Locale)
+  package static func accessibilityValue(_ date: Date, calendar: Calendar, locale: Locale)
     -> String
   {
     date.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: locale,
@@ -21,17 +21,17 @@ public enum DateTexts {
   }
 
   /// Seed 001's month title: `Date.FormatStyle().month(.wide).year()`.
-  public static func monthTitle(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+  package static func monthTitle(_ date: Date, calendar: Calendar, locale: Locale) -> String {
     date.formatted(style(Date.FormatStyle().month(.wide).year(), calendar, locale))
   }
 
   /// Seed 001's day cell: `String(calendar.component(.day, from: day))`, in any locale.
-  public static func dayLabel(_ date: Date, calendar: Calendar) -> String {
+  package static func dayLabel(_ date: Date, calendar: Calendar) -> String {
     String(calendar.component(.day, from: date))
   }
 
   /// Seed 001's day cell accessibility label: weekday, day, month and year, all wide.
-  public static func dayAccessibilityLabel(_ date: Date, calendar: Calendar, locale: Locale)
+  package static func dayAccessibilityLabel(_ date: Date, calendar: Calendar, locale: Locale)
     -> String
   {
     date.formatted(style(Date.FormatStyle().weekday(.wide).day().month(.wide).year(), calendar,
@@ -39,7 +39,7 @@ public enum DateTexts {
   }
 
   /// Seed 003's list header: a `DateFormatter` with the medium date style and no time.
-  public static func headerText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
+  package static func headerText(_ date: Date, calendar: Calendar, locale: Locale) -> String {
     let formatter = DateFormatter()
     formatter.locale = locale
     formatter.calendar = calendar
@@ -52,7 +52,7 @@ public enum DateTexts {
   /// Seed 004's text field after "Done": a `DateFormatter` with `dateFormat = "yyyy-MM-dd"`
   /// and the user's locale and calendar (the seed sets neither). `pattern` is for the
   /// self-test's mutant that writes `YYYY`; the seed's is the default.
-  public static func fieldText(_ date: Date, calendar: Calendar, locale: Locale,
+  package static func fieldText(_ date: Date, calendar: Calendar, locale: Locale,
                                pattern: String = "yyyy-MM-dd") -> String {
     let formatter = DateFormatter()
     formatter.locale = locale
@@ -65,7 +65,7 @@ public enum DateTexts {
   /// Whatever reads seed 004's field back: the same formatter's `date(from:)`. `nil` when
   /// the text names no instant in the zone (the day's midnight is skipped). `zone` is for
   /// the self-test's mutant that reads in another zone; the seed's is the calendar's.
-  public static func fieldDate(_ text: String, calendar: Calendar, locale: Locale,
+  package static func fieldDate(_ text: String, calendar: Calendar, locale: Locale,
                                zone: TimeZone? = nil) -> Date? {
     let formatter = DateFormatter()
     formatter.locale = locale

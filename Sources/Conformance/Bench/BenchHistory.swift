@@ -4,14 +4,14 @@ import Foundation
 /// appended by the run itself with its date, commit and machine. `Benchmarks.md` keeps the
 /// method and the latest figures; what was measured along the way stays here, where a script
 /// can read it, instead of growing a page of prose.
-public enum BenchHistory {
+package enum BenchHistory {
   /// Where, from the package's root (the directory a bench runs in).
-  public static let path = "Documentation/bench-history.jsonl"
+  package static let path = "Documentation/bench-history.jsonl"
 
   /// Appends one line for a bench run (`kind`: `bench`, `bench --holes`, `bench --shards`)
   /// to the history under `root`, when `root` has a `Documentation/` (a bench run elsewhere
   /// has no history to add to); returns the file written.
-  public static func append(kind: String, rows: [(name: String, value: String, met: Bool)], date: String,
+  package static func append(kind: String, rows: [(name: String, value: String, met: Bool)], date: String,
                             machine: String, root: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
     throws -> URL?
   {

@@ -2,7 +2,7 @@ import Foundation
 
 extension Benchmark.Report {
   /// The targets of issue 5 and whether this run meets them.
-  public var targets: [(name: String, value: String, met: Bool)] {
+  package var targets: [(name: String, value: String, met: Bool)] {
     var rows: [(String, String, Bool)] = []
     if let full {
       rows.append(("full sweep ≤ 120 s wall", String(format: "%.1f s", full.wall), full.wall <= 120))
@@ -66,7 +66,7 @@ extension Benchmark.Report {
   }
 
   /// Lines for the console.
-  public var lines: [String] {
+  package var lines: [String] {
     var lines = ["bench \(date) on \(machine), \(jobs) workers\(quick ? " (quick: core corpus only)" : "")"]
     for phase in [core] + (full.map { [$0] } ?? []) {
       lines.append(String(format: "  %@ %9d cases %8.1f s wall %8.1f s CPU %8.0f cases/s  RSS after %4.0f MB, peak so far %4.0f MB, archive %.1f MB, baseline read +%.1f s +%.0f MB",
@@ -97,7 +97,7 @@ extension Benchmark.Report {
     return lines
   }
 
-  public var json: JSONValue {
+  package var json: JSONValue {
     func phase(_ phase: Benchmark.Phase) -> JSONValue {
       .object([
         ("cases", .int(phase.cases)), ("wallSeconds", .double(phase.wall)),
@@ -168,12 +168,12 @@ extension Benchmark.Pair {
   }
 
   /// Its row, for the history (`BenchHistory`).
-  public var targets: [(name: String, value: String, met: Bool)] {
+  package var targets: [(name: String, value: String, met: Bool)] {
     [Self.target(kind, with: with.cpu, without: without.cpu, cost: cost)]
   }
 
   /// Lines for the console (`bench --holes`, `bench --reference`).
-  public func lines(date: String, machine: String, jobs: Int) -> [String] {
+  package func lines(date: String, machine: String, jobs: Int) -> [String] {
     let row = Self.target(kind, with: with.cpu, without: without.cpu, cost: cost)
     let (withName, withoutName) = switch kind {
     case .holes: ("current plan", "before closing the holes")
@@ -189,7 +189,7 @@ extension Benchmark.Pair {
     ]
   }
 
-  public func json(date: String, machine: String, jobs: Int) -> JSONValue {
+  package func json(date: String, machine: String, jobs: Int) -> JSONValue {
     let row = Self.target(kind, with: with.cpu, without: without.cpu, cost: cost)
     return .object([
       ("kind", .string(kind.rawValue)),

@@ -8,28 +8,28 @@ import Foundation
 /// is its slowest shard plus the merge.
 extension Benchmark {
   /// One timed process.
-  public struct Measured: Sendable {
-    public var name: String
-    public var wall: Double
-    public var cpu: Double
-    public var peakMB: Double
-    public var status: Int32
+  package struct Measured: Sendable {
+    package var name: String
+    package var wall: Double
+    package var cpu: Double
+    package var peakMB: Double
+    package var status: Int32
     /// A run's steps' evaluation CPU (their records' `cpuSeconds`) and its cases that did
     /// not pass: what the process spent beyond evaluating is the rest of `cpu`.
-    public var evaluationCPU: Double?
-    public var nonPassing: Int?
+    package var evaluationCPU: Double?
+    package var nonPassing: Int?
     /// `ReferenceWorkload`'s CPU seconds just before this run: how fast the machine ran then.
-    public var reference: Double?
+    package var reference: Double?
   }
 
   /// What shards spend beyond evaluating their cases, fitted over every shard measured:
   /// CPU-s a shard (planning, the corpus, restarted workers, reports) and µs per case that
   /// did not pass (its line written, read, reviewed and copied): the cost model's
   /// `perNonPassing`.
-  public struct Overhead: Sendable {
-    public var perShard: Double
-    public var perNonPassing: Double
-    public var shards: Int
+  package struct Overhead: Sendable {
+    package var perShard: Double
+    package var perNonPassing: Double
+    package var shards: Int
 
     /// Least squares of (process CPU − evaluation CPU) on the cases that did not pass.
     init?(_ runs: [Measured]) {
@@ -48,17 +48,17 @@ extension Benchmark {
 
   /// One pass over a split (each of its shards once, then their merge), or the passes'
   /// medians taken as one (`Split.figures`).
-  public struct Pass: Sendable {
-    public var shards: [Measured]
-    public var merge: Measured
+  package struct Pass: Sendable {
+    package var shards: [Measured]
+    package var merge: Measured
 
-    public var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
-    public var slowest: Double { shards.map(\.wall).max() ?? 0 }
+    package var meanWall: Double { shards.map(\.wall).reduce(0, +) / Double(max(shards.count, 1)) }
+    package var slowest: Double { shards.map(\.wall).max() ?? 0 }
     /// The slowest shard over the mean.
-    public var imbalance: Double { slowest / max(meanWall, 1e-9) }
+    package var imbalance: Double { slowest / max(meanWall, 1e-9) }
     /// The night on as many runners as shards: the slowest shard, then the merge.
-    public var night: Double { slowest + merge.wall }
-    public var cpu: Double { shards.map(\.cpu).reduce(0, +) }
+    package var night: Double { slowest + merge.wall }
+    package var cpu: Double { shards.map(\.cpu).reduce(0, +) }
   }
 
   /// One split of the full sweep into `count` shards, run in one or more passes.
@@ -70,12 +70,12 @@ extension Benchmark {
   /// largest slice. Passes alternate their order (`schedule`), so a machine slowing or
   /// speeding up through the bench falls on every shard alike; every pass's own figures are
   /// reported beside the medians.
-  public struct Split: Sendable {
-    public var count: Int
-    public var passes: [Pass]
+  package struct Split: Sendable {
+    package var count: Int
+    package var passes: [Pass]
 
     /// Each shard's median over the passes (wall and CPU apart), in shard order.
-    public var shards: [Measured] {
+    package var shards: [Measured] {
       guard let first = passes.first else { return [] }
       return first.shards.indices.map { index in
         var run = first.shards[index]
@@ -89,7 +89,7 @@ extension Benchmark {
       }
     }
     /// The merge's median over the passes.
-    public var merge: Measured {
+    package var merge: Measured {
       var merge = passes[0].merge
       merge.wall = Self.median(passes.map(\.merge.wall))
       merge.cpu = Self.median(passes.map(\.merge.cpu))
@@ -112,20 +112,20 @@ extension Benchmark {
     }
 
     /// The split's figures: its shards' and merge's medians, read as one pass.
-    public var figures: Pass { Pass(shards: shards, merge: merge) }
+    package var figures: Pass { Pass(shards: shards, merge: merge) }
   }
 
-  public struct ShardReport: Sendable {
-    public var date: String
-    public var machine: String
+  package struct ShardReport: Sendable {
+    package var date: String
+    package var machine: String
     /// The full sweep whole, before the shards and after them.
-    public var singles: [Measured]
-    public var splits: [Split]
+    package var singles: [Measured]
+    package var splits: [Split]
     /// The single runs' mean: what the shards' CPU is held against. The shards ran between
     /// the two, each split's passes as much before the middle as after it, so a drift of the
     /// machine through the bench cancels (two benches of the same code differed by 5 % in
     /// their shards' ratio).
-    public var single: Measured {
+    package var single: Measured {
       var mean = singles[0]
       let count = Double(singles.count)
       mean.wall = singles.map(\.wall).reduce(0, +) / count
@@ -134,7 +134,7 @@ extension Benchmark {
       if singles.count > 1 { mean.name = "single (mean)" }
       return mean
     }
-    public var overhead: Overhead? { Overhead(splits.flatMap { $0.passes.flatMap(\.shards) }) }
+    package var overhead: Overhead? { Overhead(splits.flatMap { $0.passes.flatMap(\.shards) }) }
 
     /// Every run measured, in the order they ran.
     var runs: [Measured] {
@@ -143,7 +143,7 @@ extension Benchmark {
 
     /// How far the machine's speed moved through the bench: the reference's fastest and
     /// slowest round before a run, and their ratio (1.000 × on a machine that held still).
-    public var machineSpeed: String? {
+    package var machineSpeed: String? {
       let references = runs.compactMap(\.reference)
       guard let fastest = references.min(), let slowest = references.max(), fastest > 0 else { return nil }
       return String(format: "the machine through the bench: the reference workload took %.3f–%.3f CPU-s "
@@ -152,7 +152,7 @@ extension Benchmark {
     }
 
     /// The targets, each with what was measured and whether it holds.
-    public var rows: [(target: String, measured: String, met: Bool)] {
+    package var rows: [(target: String, measured: String, met: Bool)] {
       var rows: [(String, String, Bool)] = []
       for split in splits {
         let figures = split.figures
@@ -173,7 +173,7 @@ extension Benchmark {
       return rows
     }
 
-    public var lines: [String] {
+    package var lines: [String] {
       var lines = ["bench --shards \(date) on \(machine): the full sweep, release, each process alone"]
       func line(_ run: Measured) -> String {
         String(format: "  %-17@ %7.1f s wall %7.1f s CPU %6.0f MB peak, exit %d", run.name, run.wall, run.cpu,
@@ -213,7 +213,7 @@ extension Benchmark {
       return lines
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
       func run(_ run: Measured) -> JSONValue {
         var members: [(String, JSONValue)] = [
           ("name", .string(run.name)), ("wall", .double(run.wall)), ("cpu", .double(run.cpu)),
@@ -267,7 +267,7 @@ extension Benchmark {
 
   /// Runs the full sweep whole, then each split's shards and merge, `passes` times
   /// (`schedule`), then the full sweep whole again; `log` hears each run.
-  public static func shards(_ counts: [Int], passes: Int = 1, corporaDirectory: URL, jobs: Int,
+  package static func shards(_ counts: [Int], passes: Int = 1, corporaDirectory: URL, jobs: Int,
                             log: (String) -> Void) throws -> ShardReport {
     let scratch = try makeScratch("conformance-bench-shards")
     defer { removeScratch(scratch) }

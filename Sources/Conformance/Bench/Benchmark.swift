@@ -16,26 +16,26 @@ import ICUOracle
 /// 4. The direct oracle against the tables on a fixed sample of the core corpus.
 /// 5. Fault storms: the core corpus as `conformance` runs it (worker processes), clean, then
 ///    with every `leading-blanks` case trapping and every `same-day-closing` case hanging.
-public enum Benchmark {
+package enum Benchmark {
   /// One run of this executable on the core corpus in worker processes, maybe with a fault.
-  public struct StormRun: Sendable {
-    public var name: String
-    public var fault: String?
-    public var wall: Double
-    public var status: Int32
-    public var errored: Int
+  package struct StormRun: Sendable {
+    package var name: String
+    package var fault: String?
+    package var wall: Double
+    package var status: Int32
+    package var errored: Int
     /// Cases the breaker reported "not run".
-    public var notRun: Int
+    package var notRun: Int
     /// Whether an executor answered for the subject (`--subject exec:`): held to 1.5 × the
     /// clean run of its selection (2 × on the small one), and expected to exit as it did.
-    public var executor = false
+    package var executor = false
     /// The selection: the core corpus, or `small` (3 zones, 3 calendars, 4 locales, 11
     /// years, where starting the executors weighs most).
-    public var selection = "core"
+    package var selection = "core"
     /// Records the run read with `JSONDecoder` because a fast reader declined them
     /// (`SlowReads`, as `results.json` has them), and for an executor's run the questions its
     /// reference executors left to it (`executorQuestion`, from `--slow-reads`).
-    public var slowReads: [String: Int] = [:]
+    package var slowReads: [String: Int] = [:]
   }
 
   /// Issue 31's small selection for the executor's row.
@@ -44,77 +44,77 @@ public enum Benchmark {
                                "--years", "2015...2025"]
 
   /// One measured run.
-  public struct Phase: Sendable {
-    public var name: String
-    public var cases: Int
-    public var wall: Double
-    public var cpu: Double
-    public var timing: ConformanceRun.Timing
-    public var residentMB: Double
+  package struct Phase: Sendable {
+    package var name: String
+    package var cases: Int
+    package var wall: Double
+    package var cpu: Double
+    package var timing: ConformanceRun.Timing
+    package var residentMB: Double
     /// The process's peak RSS when this phase ended (phases run in order, so it covers
     /// this one and those before it).
-    public var peakMB: Double
+    package var peakMB: Double
     /// The size of everything it wrote (results, cases, steps, JUnit, page): what a nightly
     /// archives.
-    public var archiveMB: Double
+    package var archiveMB: Double
     /// Reading those results back as the next night's baseline, for the same selection:
     /// seconds and megabytes of peak memory it adds to a `--dry-run` (each in a process of
     /// its own), and that process's peak.
-    public var baselineSeconds = 0.0
-    public var baselineMB = 0.0
-    public var baselinePeakMB = 0.0
+    package var baselineSeconds = 0.0
+    package var baselineMB = 0.0
+    package var baselinePeakMB = 0.0
     /// Records its run (and workers) and then its baseline read left to `JSONDecoder`
     /// because a fast reader declined them (`SlowReads`), by reader.
-    public var slowReads: [String: Int] = [:]
-    public var baselineSlowReads: [String: Int] = [:]
-    public var casesPerSecond: Double { wall > 0 ? Double(cases) / wall : 0 }
+    package var slowReads: [String: Int] = [:]
+    package var baselineSlowReads: [String: Int] = [:]
+    package var casesPerSecond: Double { wall > 0 ? Double(cases) / wall : 0 }
   }
 
-  public struct Report: Sendable {
-    public var date: String
-    public var machine: String
-    public var jobs: Int
-    public var quick: Bool
-    public var core: Phase
-    public var full: Phase?
+  package struct Report: Sendable {
+    package var date: String
+    package var machine: String
+    package var jobs: Int
+    package var quick: Bool
+    package var core: Phase
+    package var full: Phase?
     /// The subject's CPU time in the full sweep's cases (or the core's with `--quick`).
-    public var subjectCPU: Double
+    package var subjectCPU: Double
     /// The same calls replayed alone right after each case (warm caches).
-    public var replayCPU: Double
+    package var replayCPU: Double
     /// Thread CPU spent evaluating the same cases (subject, oracle and check logic).
-    public var evaluateCPU: Double
+    package var evaluateCPU: Double
     /// The subject-only loop per check: where the irreducible time goes.
-    public var perCheck: [SubjectLoop.PerCheck]
-    public var sample: (cases: Int, tablesWall: Double, directWall: Double, tablesCPU: Double,
+    package var perCheck: [SubjectLoop.PerCheck]
+    package var sample: (cases: Int, tablesWall: Double, directWall: Double, tablesCPU: Double,
                         directCPU: Double)
     /// The oracle and check logic alone on the sample (evaluation CPU minus the subject's), with
     /// tables and direct: what the tables save where they act.
-    public var sampleOracle: (tables: Double, direct: Double)
-    public var directOracleOverTables: Double { sampleOracle.direct / max(sampleOracle.tables, 1e-9) }
-    public var peakMB: Double
+    package var sampleOracle: (tables: Double, direct: Double)
+    package var directOracleOverTables: Double { sampleOracle.direct / max(sampleOracle.tables, 1e-9) }
+    package var peakMB: Double
     /// The clean run first, then the storms.
-    public var storms: [StormRun] = []
+    package var storms: [StormRun] = []
     /// The published reference's cost: the measured selection swept with triage, with
     /// `Corpora/reference` and without it (CPU seconds, the fastest of the pairs run).
-    public var reference: (with: Double, without: Double, pairs: Int)?
+    package var reference: (with: Double, without: Double, pairs: Int)?
     /// What closing issue 30's holes costs: the same sweep with the month grid, the month
     /// cycles and the week-year edges, and as it was without them (CPU seconds, fastest of the
     /// pairs; each pair in this one run).
-    public var holes: (with: Double, without: Double)?
+    package var holes: (with: Double, without: Double)?
     /// How much those checks add to the sweep's CPU (target ≤ 0.15).
-    public var holesGrowth: Double? { holes.map { ($0.with - $0.without) / max($0.without, 1e-9) } }
+    package var holesGrowth: Double? { holes.map { ($0.with - $0.without) / max($0.without, 1e-9) } }
     /// The reference's share of the sweep's CPU (target ≤ 0.10).
-    public var referenceShare: Double? {
+    package var referenceShare: Double? {
       reference.map { ($0.with - $0.without) / max($0.with, 1e-9) }
     }
 
     var measured: Phase { full ?? core }
     /// Harness CPU over subject-only CPU (target ≤ 1.3).
-    public var overhead: Double { measured.timing.sweepCPU / max(subjectCPU, 1e-9) }
+    package var overhead: Double { measured.timing.sweepCPU / max(subjectCPU, 1e-9) }
     /// Sweep wall time over its CPU time (target ≤ 0.6 with two workers).
-    public var parallelism: Double { measured.timing.sweep / max(measured.timing.sweepCPU, 1e-9) }
+    package var parallelism: Double { measured.timing.sweep / max(measured.timing.sweepCPU, 1e-9) }
     /// Direct oracle wall time over the tables' on the same sample (target ≥ 10).
-    public var directOverTables: Double { sample.directWall / max(sample.tablesWall, 1e-9) }
+    package var directOverTables: Double { sample.directWall / max(sample.tablesWall, 1e-9) }
 
     /// The split of the measured sweep's CPU time (and the report writing). The subject and
     /// the oracle come from the subject-only loop, which evaluates each case once, as a check
@@ -124,7 +124,7 @@ public enum Benchmark {
     /// their noise (on a shared machine it can read below zero); the engine is the sweep's
     /// CPU minus its threads' evaluation and delivery. The parts add up to the sweep's CPU
     /// plus writing.
-    public var split: [(String, Double)] {
+    package var split: [(String, Double)] {
       let timing = measured.timing
       return [("subject", subjectCPU), ("oracle and check logic", evaluateCPU - subjectCPU),
               ("the threads beyond the loop (triage, review, JSON; ± the runs' noise)",
@@ -135,7 +135,7 @@ public enum Benchmark {
   }
 
   /// Runs the benchmark; `log` receives a line per finished phase.
-  public static func run(corporaDirectory: URL, quick: Bool, jobs: Int,
+  package static func run(corporaDirectory: URL, quick: Bool, jobs: Int,
                          log: (String) -> Void) throws -> Report {
     let scratch = try makeScratch("conformance-bench")
     defer { removeScratch(scratch) }
@@ -292,22 +292,22 @@ public enum Benchmark {
   /// each. Not in-process on two threads: there, Foundation's `DateFormatter` can crash
   /// inside ICU 76 when two threads make formatters at once (seen on the full sweep), which a
   /// worker's one thread never does.
-  public enum PairKind: String, Sendable {
+  package enum PairKind: String, Sendable {
     /// What closing issue 30's holes added (without: `CONFORMANCE_BENCH_PLAN=before-closing-holes`).
     case holes
     /// The published reference's triage (without: the corpora with no `reference` folder).
     case reference
   }
 
-  public struct Pair: Sendable {
-    public var kind: PairKind
-    public var selection: [String]
-    public var pairs: Int
-    public var with: (cpu: Double, wall: Double)
-    public var without: (cpu: Double, wall: Double)
+  package struct Pair: Sendable {
+    package var kind: PairKind
+    package var selection: [String]
+    package var pairs: Int
+    package var with: (cpu: Double, wall: Double)
+    package var without: (cpu: Double, wall: Double)
     /// The part's cost: holes as growth over the sweep without them, the reference as its
     /// share of the sweep with it (how each issue states its target).
-    public var cost: Double {
+    package var cost: Double {
       switch kind {
       case .holes: (with.cpu - without.cpu) / max(without.cpu, 1e-9)
       case .reference: (with.cpu - without.cpu) / max(with.cpu, 1e-9)
@@ -315,7 +315,7 @@ public enum Benchmark {
     }
   }
 
-  public static func pair(_ kind: PairKind, corporaDirectory: URL, quick: Bool, jobs: Int, pairs: Int,
+  package static func pair(_ kind: PairKind, corporaDirectory: URL, quick: Bool, jobs: Int, pairs: Int,
                           log: (String) -> Void) throws -> Pair
   {
     let scratch = try makeScratch("conformance-bench-\(kind.rawValue)")
@@ -390,16 +390,16 @@ public enum Benchmark {
   }
 
   /// The subject-only loop's figures: totals and, per check, where the subject's time goes.
-  public struct SubjectLoop: Sendable {
-    public struct PerCheck: Sendable {
-      public var check: String
-      public var cases = 0
+  package struct SubjectLoop: Sendable {
+    package struct PerCheck: Sendable {
+      package var check: String
+      package var cases = 0
       /// The subject's calls, timed where the checks made them (caches as cold as in a run).
-      public var subject = 0.0
+      package var subject = 0.0
       /// The same calls replayed alone right after each case (warm caches).
-      public var replayed = 0.0
+      package var replayed = 0.0
       /// The whole evaluation of the same cases: subject, oracle and check logic.
-      public var evaluate = 0.0
+      package var evaluate = 0.0
 
       mutating func add(_ other: PerCheck) {
         cases += other.cases
@@ -408,10 +408,10 @@ public enum Benchmark {
         evaluate += other.evaluate
       }
     }
-    public var perCheck: [PerCheck]
-    public var subject: Double { perCheck.reduce(0) { $0 + $1.subject } }
-    public var replayed: Double { perCheck.reduce(0) { $0 + $1.replayed } }
-    public var evaluate: Double { perCheck.reduce(0) { $0 + $1.evaluate } }
+    package var perCheck: [PerCheck]
+    package var subject: Double { perCheck.reduce(0) { $0 + $1.subject } }
+    package var replayed: Double { perCheck.reduce(0) { $0 + $1.replayed } }
+    package var evaluate: Double { perCheck.reduce(0) { $0 + $1.evaluate } }
   }
 
   /// Evaluates every case of a selection with recording subjects and replays their calls.
@@ -553,7 +553,7 @@ public enum Benchmark {
     counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
   }
 
-  public static func machineDescription() -> String {
+  package static func machineDescription() -> String {
     let cpus = ProcessInfoCores.count
     let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
     let model = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?

@@ -11,7 +11,7 @@ import Foundation
 /// Asia/Chita (the calendar and call of `same-day-closing`, a shard's costliest check) over the
 /// same pairs of instants every time: its ratio from one run to the next is the machine's
 /// drift, not the code's.
-public enum ReferenceWorkload {
+package enum ReferenceWorkload {
   /// Instants every 17 minutes from 2015-01-01T00:00Z, each paired with the one 97 minutes on.
   /// Not the days around Chita's 2014-10-26 change from UTC+10 to UTC+8: over 2014-10-20…31
   /// Foundation's Chinese calendar spent 6.2 ms a call on average (80 µs over 10-20…23, 21 µs
@@ -43,7 +43,7 @@ public enum ReferenceWorkload {
   private static let warmed: Int = differentDays(roundPairs)
 
   /// The calling thread's CPU seconds for one round.
-  public static func measure() -> Double {
+  package static func measure() -> Double {
     _ = warmed
     let start = ThreadClock.now
     _ = differentDays(roundPairs)

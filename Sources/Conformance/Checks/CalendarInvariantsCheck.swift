@@ -13,23 +13,23 @@ import ICUOracle
 /// the weekday and tiling invariants judge Foundation's calendar, which is the built-in
 /// subject's own logic; a team's subject (its functions, an executor) is judged on its
 /// `days` only, never on the harness's reading of the month.
-public struct CalendarInvariantsCheck: Check {
-  public let id = "calendar-invariants"
-  public let summary =
+package struct CalendarInvariantsCheck: Check {
+  package let id = "calendar-invariants"
+  package let summary =
     "Foundation's months in any calendar: contiguous days, weekdays advancing by one, months tiling the year"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.days]
-  public let dimensions: [Dimension] = [.calendar, .variant]
-  public let groupDimensions: [Dimension] = [.calendar]
-  public let needsOracleCalendar = false
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.days]
+  package let dimensions: [Dimension] = [.calendar, .variant]
+  package let groupDimensions: [Dimension] = [.calendar]
+  package let needsOracleCalendar = false
 
-  public init() {}
+  package init() {}
 
   /// One case per Gregorian year of the window, named `year-1970` and so on.
-  public var variants: [String] { ["year-1970"] }
-  public func variants(in corpus: Corpus) -> [String] { corpus.years.map { "year-\($0)" } }
+  package var variants: [String] { ["year-1970"] }
+  package func variants(in corpus: Corpus) -> [String] { corpus.years.map { "year-\($0)" } }
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let variant = id.variant,
       variant.hasPrefix("year-"), let year = Int(variant.dropFirst(5))
     else { throw InputError("\(id): calendar-invariants needs a calendar and year-YYYY") }

@@ -6,16 +6,16 @@ import ICUOracle
 /// Text form: `check|locale=…|calendar=…|fw=…|zone=…|month=yyyy-MM-dd|variant=…`, with only the
 /// dimensions the check depends on, always in this order. `month` is the oracle's first local
 /// day of the month (proleptic Gregorian), so it names the same month in every calendar.
-public struct CaseID: Hashable, Sendable, CustomStringConvertible {
-  public var check: String
-  public var locale: String?
-  public var calendar: String?
-  public var firstWeekday: FirstWeekdaySetting?
-  public var zone: String?
-  public var month: LocalDay?
-  public var variant: String?
+package struct CaseID: Hashable, Sendable, CustomStringConvertible {
+  package var check: String
+  package var locale: String?
+  package var calendar: String?
+  package var firstWeekday: FirstWeekdaySetting?
+  package var zone: String?
+  package var month: LocalDay?
+  package var variant: String?
 
-  public init(check: String, locale: String? = nil, calendar: String? = nil,
+  package init(check: String, locale: String? = nil, calendar: String? = nil,
               firstWeekday: FirstWeekdaySetting? = nil, zone: String? = nil,
               month: LocalDay? = nil, variant: String? = nil) {
     self.check = check
@@ -28,11 +28,11 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The dimension keys of the text form, in their order.
-  public static let keys = ["locale", "calendar", "fw", "zone", "month", "variant"]
+  package static let keys = ["locale", "calendar", "fw", "zone", "month", "variant"]
 
   /// The text of one dimension (one of `keys`), or `nil` when the case has none: waivers ask
   /// for one or two per case, millions of times a sweep.
-  public func value(of key: String) -> String? {
+  package func value(of key: String) -> String? {
     switch key {
     case "locale": locale
     case "calendar": calendar
@@ -45,13 +45,13 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The dimension values in id order, as (key, text) pairs.
-  public var dimensionValues: [(key: String, value: String)] {
+  package var dimensionValues: [(key: String, value: String)] {
     Self.keys.compactMap { key in value(of: key).map { (key, $0) } }
   }
 
   /// Each dimension's key and text in id order, without building the list (a merge counts
   /// every failing case's dimensions).
-  public func forEachDimension(_ body: (_ key: String, _ value: String) -> Void) {
+  package func forEachDimension(_ body: (_ key: String, _ value: String) -> Void) {
     if let locale { body("locale", locale) }
     if let calendar { body("calendar", calendar) }
     if let firstWeekday { body("fw", firstWeekday.description) }
@@ -60,19 +60,19 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
     if let variant { body("variant", variant) }
   }
 
-  public var description: String {
+  package var description: String {
     ([check] + dimensionValues.map { "\($0.key)=\($0.value)" }).joined(separator: "|")
   }
 
   /// Human coordinates for failure messages: `locale: fa_IR › calendar: persian › fw: 7 › …`.
-  public var coordinates: String {
+  package var coordinates: String {
     dimensionValues.map { "\($0.key): \($0.value)" }.joined(separator: " › ")
   }
 
   /// Parses the text form.
   ///
   /// - Throws: `InputError` naming the part that is not understood.
-  public init(parsing text: String) throws(InputError) {
+  package init(parsing text: String) throws(InputError) {
     // One pass over the bytes: a merge and a baseline parse every failing case's id
     // (~600,000 a night), and splitting it into strings first was most of what a merge's
     // reading threads spent.
@@ -133,7 +133,7 @@ public struct CaseID: Hashable, Sendable, CustomStringConvertible {
 
 extension CaseID: Codable {
   /// A case id is written as its text form, the one `explain` and waivers read.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     do {
       try self.init(parsing: text)
@@ -143,7 +143,7 @@ extension CaseID: Codable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)
   }

@@ -1,10 +1,10 @@
 /// A dimension a check's cases vary over.
-public enum Dimension: String, Sendable, CaseIterable {
+package enum Dimension: String, Sendable, CaseIterable {
   case locale, calendar, firstWeekday = "fw", zone, month, variant
 }
 
 /// Which months of a zone a check sweeps (see Documentation/Design.md, "Which months").
-public enum MonthCoverage: String, Sendable {
+package enum MonthCoverage: String, Sendable {
   /// Every month of the window in the month-sweep zones (zones without transitions, or one
   /// per standard offset), the months holding a transition elsewhere. For checks about month
   /// structure, which cost a few subject calls per month.
@@ -32,7 +32,7 @@ public enum MonthCoverage: String, Sendable {
 /// (weekday symbols are not swept over 400 zones), and evaluates one case at a time. A
 /// mismatch is an `Outcome`, never a thrown error; `evaluate` throws only when the harness or
 /// the oracle cannot compute (the case is then `errored`).
-public protocol Check: Sendable {
+package protocol Check: Sendable {
   /// The stable id used in case ids, reports and `--checks`.
   var id: String { get }
   /// One sentence: what the subject computes and what the oracle expects.
@@ -62,9 +62,9 @@ public protocol Check: Sendable {
 }
 
 extension Check {
-  public var monthCoverage: MonthCoverage { .everyMonth }
-  public var variants: [String] { [] }
-  public func variants(in corpus: Corpus) -> [String] { variants }
-  public func variants(for group: CaseID, in corpus: Corpus) -> [String] { variants(in: corpus) }
-  public var needsOracleCalendar: Bool { true }
+  package var monthCoverage: MonthCoverage { .everyMonth }
+  package var variants: [String] { [] }
+  package func variants(in corpus: Corpus) -> [String] { variants }
+  package func variants(for group: CaseID, in corpus: Corpus) -> [String] { variants(in: corpus) }
+  package var needsOracleCalendar: Bool { true }
 }

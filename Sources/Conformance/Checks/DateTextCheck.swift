@@ -20,15 +20,15 @@ import ICUOracle
 /// one, Chinese and Dangi leap months, the thirteenth months of Coptic and Ethiopic, the
 /// last day of a long Islamic or Persian year, the last days of Shōwa and Heisei. The five
 /// days of the plain variants stay as they were, so their case ids and values do too.
-public struct DateTextCheck: Check {
-  public let id = "date-text"
-  public let summary =
+package struct DateTextCheck: Check {
+  package let id = "date-text"
+  package let summary =
     "texts of seeds 000/001/003/004 (row, titles, labels, header) vs udat_format in the same locale and calendar; the yyyy-MM-dd field vs the ISO 8601 date"
-  public let seeds = ["000", "001", "003", "004"]
-  public let subjectFunctions: [Subject.Function] = [.text]
-  public let dimensions: [Dimension] = [.locale, .calendar, .variant]
-  public let groupDimensions: [Dimension] = [.locale, .calendar]
-  public let variants = DateText.checked.map(\.rawValue) + DateText.cycled.map { $0.rawValue + Self.cycleSuffix }
+  package let seeds = ["000", "001", "003", "004"]
+  package let subjectFunctions: [Subject.Function] = [.text]
+  package let dimensions: [Dimension] = [.locale, .calendar, .variant]
+  package let groupDimensions: [Dimension] = [.locale, .calendar]
+  package let variants = DateText.checked.map(\.rawValue) + DateText.cycled.map { $0.rawValue + Self.cycleSuffix }
 
   /// The suffix of the variants over a whole cycle of months.
   static let cycleSuffix = "-cycle"
@@ -44,7 +44,7 @@ public struct DateTextCheck: Check {
   /// The zone texts are formatted in; the days are chosen so that zone plays no part.
   static let zone = "UTC"
 
-  public init() {}
+  package init() {}
 
   /// The oracle's format for a text in an ICU locale id that carries the calendar keyword.
   static func spec(_ text: DateText) -> FormatSpec {
@@ -116,7 +116,7 @@ public struct DateTextCheck: Check {
     return (Array(Set(days)).sorted(), "every month of year \(years) (era \(this.first?.era ?? 0))")
   }
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let spelling = id.locale, let calendarID = id.calendar, let variant = id.variant.map(Self.cycled),
       let text = DateText(rawValue: variant.base)
     else { throw InputError("\(id): date-text needs locale, calendar and a known variant") }

@@ -12,24 +12,24 @@ import PickerLogic
 /// `-cycle` variants tap, then pick noon of each of `date-text`'s cycle days in turn (every
 /// month of a whole cycle of the calendar, and its years' last days), then tap: each label
 /// names another month.
-public struct DisclosureCheck: Check {
-  public let id = "disclosure"
-  public let summary =
+package struct DisclosureCheck: Check {
+  package let id = "disclosure"
+  package let summary =
     "disclosure rows of seeds 000/002/003: expanded state and label after taps and picks"
-  public let seeds = ["000", "002", "003"]
-  public let subjectFunctions: [Subject.Function] = [.disclosure]
-  public let dimensions: [Dimension] = [.calendar, .variant]
-  public let groupDimensions: [Dimension] = [.calendar]
-  public let variants = DisclosureRow.Kind.allCases.map(\.rawValue)
+  package let seeds = ["000", "002", "003"]
+  package let subjectFunctions: [Subject.Function] = [.disclosure]
+  package let dimensions: [Dimension] = [.calendar, .variant]
+  package let groupDimensions: [Dimension] = [.calendar]
+  package let variants = DisclosureRow.Kind.allCases.map(\.rawValue)
     + DisclosureRow.Kind.allCases.map { $0.rawValue + DateTextCheck.cycleSuffix }
 
   static let locale = "en_US"
   /// 2026-03-21 10:00 UTC, then 13:00 the same day, then 10:00 the next day.
   static let start = 1_774_087_200_000.0
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let variant = id.variant.map(DateTextCheck.cycled),
       let kind = DisclosureRow.Kind(rawValue: variant.base)
     else { throw InputError("\(id): disclosure needs a calendar and a known variant") }

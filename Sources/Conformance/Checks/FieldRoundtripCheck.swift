@@ -17,25 +17,25 @@ import ICUOracle
 /// an ISO 8601 reader (a server, a web form: ASCII digits, Gregorian) must give the day's
 /// Gregorian date. The field is written in `en_US` (ASCII digits; `date-text`'s `field-iso8601` checks
 /// every locale's digits), in the case's calendar: a Buddhist year reads as another year.
-public struct FieldRoundtripCheck: Check {
-  public let id = "field-roundtrip"
-  public let summary =
+package struct FieldRoundtripCheck: Check {
+  package let id = "field-roundtrip"
+  package let summary =
     "seed 004's yyyy-MM-dd field read back by its own formatter and by an ISO 8601 reader vs the picked day's first instant and Gregorian date (libicu)"
-  public let seeds = ["004"]
-  public let subjectFunctions: [Subject.Function] = [.text, .fieldDate]
-  public let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.transitionAndYearEndMonths
+  package let seeds = ["004"]
+  package let subjectFunctions: [Subject.Function] = [.text, .fieldDate]
+  package let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let monthCoverage = MonthCoverage.transitionAndYearEndMonths
   /// One reader a case: the formatter's reading depends on the zone's rules (and tz data),
   /// the ISO reader's only on the text, so each failure triages on its own.
-  public let variants = Reader.allCases.map(\.rawValue)
+  package let variants = Reader.allCases.map(\.rawValue)
 
   /// The user's locale the field is written in.
   static let locale = "en_US"
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone, let variant = id.variant,
       let reader = Reader(rawValue: variant)
     else {

@@ -6,18 +6,18 @@ import ICUOracle
 /// Expected: `(weekday of local day 1 − first weekday + 7) % 7`, with day 1 and its weekday
 /// from libicu. The locale plays no part (the first weekday is set explicitly), so the check
 /// is swept over calendar × zone × first weekday 1…7 × month.
-public struct LeadingBlanksCheck: Check, ReferenceChecked {
-  public let id = "leading-blanks"
-  public let summary =
+package struct LeadingBlanksCheck: Check, ReferenceChecked {
+  package let id = "leading-blanks"
+  package let summary =
     "blank cells before day 1 (seed 001 leadingBlanks) vs libicu's weekday of local day 1"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.leadingBlanks]
-  public let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.leadingBlanks]
+  package let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone,
       case .fixed(let firstWeekday)? = id.firstWeekday
     else { throw HarnessError("\(id): leading-blanks needs calendar, zone and fw 1…7") }

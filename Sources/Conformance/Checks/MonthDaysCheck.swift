@@ -8,18 +8,18 @@ import ICUOracle
 /// 2011-12-30, has no cell). A cell is judged by its date, the instant it answers read in the
 /// zone: which instant of the date it names (the first, as libicu places it, or Havana's
 /// second midnight of 2020-11-01) is no date a person sees, and is said in the detail only.
-public struct MonthDaysCheck: Check {
-  public let id = "month-days"
-  public let summary =
+package struct MonthDaysCheck: Check {
+  package let id = "month-days"
+  package let summary =
     "days(inMonthOf:) (seed 001) vs libicu's existing local days and their first instants"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.days]
-  public let dimensions: [Dimension] = [.calendar, .zone, .month]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.days]
+  package let dimensions: [Dimension] = [.calendar, .zone, .month]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone else {
       throw HarnessError("\(id): month-days needs calendar and zone")
     }

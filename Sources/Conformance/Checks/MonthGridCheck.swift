@@ -18,19 +18,19 @@ import ICUOracle
 /// different month of the year each year (`MonthCoverage.midnightTransitionMonths`), and the
 /// months where a transition skips or repeats a midnight or a day, where a grid's cells move;
 /// `month-days` checks every transition month's cells.
-public struct MonthGridCheck: Check {
-  public let id = "month-grid"
-  public let summary =
+package struct MonthGridCheck: Check {
+  package let id = "month-grid"
+  package let summary =
     "the month grid (seed 001: leadingBlanks blanks, then days(inMonthOf:) laid by their dates in 7 columns) under every first weekday vs libicu's days in their weekdays' columns"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.leadingBlanks, .days]
-  public let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.midnightTransitionMonths
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.leadingBlanks, .days]
+  package let dimensions: [Dimension] = [.calendar, .firstWeekday, .zone, .month]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let monthCoverage = MonthCoverage.midnightTransitionMonths
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone,
       case .fixed(let firstWeekday)? = id.firstWeekday
     else { throw HarnessError("\(id): month-grid needs calendar, zone and fw 1…7") }

@@ -8,18 +8,18 @@ import ICUOracle
 /// day), +1 must land in libicu's next month and −1 in its previous one. Holding for every
 /// month and instant is what makes repeated taps visit every month once, in order, across
 /// leap months (Hebrew Adar I/II, Chinese and Dangi) and era changes (Japanese).
-public struct MonthPagingCheck: Check {
-  public let id = "month-paging"
-  public let summary =
+package struct MonthPagingCheck: Check {
+  package let id = "month-paging"
+  package let summary =
     "month buttons, date(byAdding: .month, ±1) (seed 001), vs libicu's previous and next month"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.paging]
-  public let dimensions: [Dimension] = [.calendar, .zone, .month]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.paging]
+  package let dimensions: [Dimension] = [.calendar, .zone, .month]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone else {
       throw HarnessError("\(id): month-paging needs calendar and zone")
     }

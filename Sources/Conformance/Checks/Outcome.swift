@@ -1,9 +1,9 @@
 /// The check's verdict on one case and the values it compared: a mismatch is data here, never
 /// a thrown error. What a review makes of it (waiver, triage, baseline class) is kept apart, in
 /// `CaseReview`, so a verdict reads the same before and after any review.
-public struct Outcome: Sendable, Codable, Equatable {
+package struct Outcome: Sendable, Codable, Equatable {
   /// What the check found, before any review.
-  public enum Verdict: String, Sendable, Codable, CaseIterable {
+  package enum Verdict: String, Sendable, Codable, CaseIterable {
     case passed, failed, errored, skipped
     /// Never asked: the breaker stopped its group after a systematic fault (the trip's
     /// reason is its detail, the fault's signature its pattern). Not a failure, and not a
@@ -11,26 +11,26 @@ public struct Outcome: Sendable, Codable, Equatable {
     case notRun = "not-run"
   }
 
-  public var verdict: Verdict
+  package var verdict: Verdict
   /// What the oracle (libicu) says.
-  public var expected: Value
+  package var expected: Value
   /// What the subject (PickerLogic through Foundation) says.
-  public var actual: Value
+  package var actual: Value
   /// The shape of the difference, for grouping failures ("different first weekday"); empty
   /// when the case passed.
-  public var pattern: String
+  package var pattern: String
   /// Inputs and intermediate values a reader needs to judge the case, one fact per line.
-  public var detail: [String]
+  package var detail: [String]
   /// Each side's reading of the month, when the case names one.
-  public var months: MonthReadings?
+  package var months: MonthReadings?
   /// Everything each side answered, in full, with `--record all` (`expected` and `actual`
   /// keep only what differs, or a count when nothing does).
-  public var values: CaseValues?
+  package var values: CaseValues?
 
   /// Whether the check found a difference or could not compare (failed or errored).
-  public var isFailure: Bool { verdict == .failed || verdict == .errored }
+  package var isFailure: Bool { verdict == .failed || verdict == .errored }
 
-  public init(verdict: Verdict, expected: Value, actual: Value, pattern: String = "",
+  package init(verdict: Verdict, expected: Value, actual: Value, pattern: String = "",
               detail: [String] = [], months: MonthReadings? = nil) {
     self.verdict = verdict
     self.expected = expected
@@ -43,7 +43,7 @@ public struct Outcome: Sendable, Codable, Equatable {
   /// Passed when the values are equal, failed otherwise (with the given pattern and detail).
   /// Pattern, detail and month readings are computed only for a failure: they cost subject
   /// and oracle calls a passing case does not need.
-  public static func comparing(expected: Value, actual: Value,
+  package static func comparing(expected: Value, actual: Value,
                                pattern: @autoclosure () -> String,
                                detail: @autoclosure () -> [String] = [],
                                months: @autoclosure () -> MonthReadings? = nil) -> Outcome {
@@ -56,12 +56,12 @@ public struct Outcome: Sendable, Codable, Equatable {
 
   /// A case whose `count` comparisons all agreed, recorded by their number: a pass needs no
   /// text, and rendering it for millions of passing cases costs more than the comparisons.
-  public static func agreed(_ count: Int) -> Outcome {
+  package static func agreed(_ count: Int) -> Outcome {
     Outcome(verdict: .passed, expected: .int(count), actual: .int(count))
   }
 
   /// An errored case: the subject or the oracle could not produce a value.
-  public static func errored(_ message: String) -> Outcome {
+  package static func errored(_ message: String) -> Outcome {
     Outcome(verdict: .errored, expected: .null, actual: .null, pattern: "error", detail: [message])
   }
 
@@ -72,26 +72,26 @@ public struct Outcome: Sendable, Codable, Equatable {
   }
 
   /// A case that cannot run here, with the reason.
-  public static func skipped(_ reason: String) -> Outcome {
+  package static func skipped(_ reason: String) -> Outcome {
     Outcome(verdict: .skipped, expected: .null, actual: .null, pattern: "skipped", detail: [reason])
   }
 }
 
 /// Each side's full answer for a case, so a script outside the harness can check a verdict:
 /// every cell, pair, role or count the check compared.
-public struct CaseValues: Sendable, Codable, Equatable {
+package struct CaseValues: Sendable, Codable, Equatable {
   /// What the oracle (libicu) computed.
-  public var oracle: Value
+  package var oracle: Value
   /// What the subject answered.
-  public var subject: Value
+  package var subject: Value
   /// Where the published reference decided the case's triage: its value at the release the
   /// subject declares (a month table's one release), and that release.
-  public var reference: ReferenceValue?
+  package var reference: ReferenceValue?
 
   /// Its keys, for `Codable` and the case line's writer.
   enum CodingKeys: String, CodingKey, CaseIterable { case oracle, reference, subject }
 
-  public init(oracle: Value, subject: Value, reference: ReferenceValue? = nil) {
+  package init(oracle: Value, subject: Value, reference: ReferenceValue? = nil) {
     self.oracle = oracle
     self.subject = subject
     self.reference = reference
@@ -100,25 +100,25 @@ public struct CaseValues: Sendable, Codable, Equatable {
 
 /// One release's value of the published reference (`Corpora/reference`), as a script reads
 /// it beside both sides' values.
-public struct ReferenceValue: Sendable, Codable, Equatable {
+package struct ReferenceValue: Sendable, Codable, Equatable {
   /// The release, as reports name it: `CLDR 46 (babel 2.17.0)`, `tz 2025b (tzdata==2025.2)`.
-  public var release: String
-  public var value: Value
+  package var release: String
+  package var value: Value
 
   enum CodingKeys: String, CodingKey, CaseIterable { case release, value }
 
-  public init(release: String, value: Value) {
+  package init(release: String, value: Value) {
     self.release = release
     self.value = value
   }
 }
 
 /// How each side reads the month a case is about.
-public struct MonthReadings: Sendable, Equatable, Codable {
+package struct MonthReadings: Sendable, Equatable, Codable {
   /// libicu's reading, e.g. `era 0 year 5782 month 7`.
-  public var oracle: String
+  package var oracle: String
   /// Foundation's reading of the same instant.
-  public var subject: String
+  package var subject: String
 
   /// Its keys, for `Codable` and the case line's writer.
   enum CodingKeys: String, CodingKey, CaseIterable { case oracle, subject }

@@ -2,23 +2,23 @@ import ICUOracle
 
 /// The reference model of seed 001's range rules, over local day numbers instead of
 /// instants: what `selecting` and `role` should give when "the same day" is exact.
-public enum RangeModel {
-  public struct Selection: Equatable, Sendable, CustomStringConvertible {
-    public var start: LocalDay?
-    public var end: LocalDay?
+package enum RangeModel {
+  package struct Selection: Equatable, Sendable, CustomStringConvertible {
+    package var start: LocalDay?
+    package var end: LocalDay?
 
-    public init(start: LocalDay? = nil, end: LocalDay? = nil) {
+    package init(start: LocalDay? = nil, end: LocalDay? = nil) {
       self.start = start
       self.end = end
     }
 
-    public var description: String {
+    package var description: String {
       "start \(start?.description ?? "nil"), end \(end?.description ?? "nil")"
     }
   }
 
   /// The tap sequences `range-roles` drives, over three days a < c < b of the month.
-  public enum Scenario: String, CaseIterable, Sendable {
+  package enum Scenario: String, CaseIterable, Sendable {
     /// One tap: a start only.
     case start
     /// Start then a later end.
@@ -31,7 +31,7 @@ public enum RangeModel {
     case sameDay = "same-day"
 
     /// The cell indices tapped, given the indices of a (first), b (last) and c (middle).
-    public func taps(first a: Int, last b: Int, middle c: Int) -> [Int] {
+    package func taps(first a: Int, last b: Int, middle c: Int) -> [Int] {
       switch self {
       case .start: [a]
       case .range: [a, b]
@@ -44,7 +44,7 @@ public enum RangeModel {
 
   /// The first tap sets the start, the second the end; a tap before the start, or any tap
   /// once the range is complete, starts a new range.
-  public static func selecting(_ day: LocalDay, in selection: Selection) -> Selection {
+  package static func selecting(_ day: LocalDay, in selection: Selection) -> Selection {
     guard let start = selection.start, selection.end == nil, day >= start else {
       return Selection(start: day)
     }
@@ -52,7 +52,7 @@ public enum RangeModel {
   }
 
   /// The role name (`outside`, `start`, `middle`, `end`, `single`) of a day.
-  public static func role(of day: LocalDay, in selection: Selection) -> String {
+  package static func role(of day: LocalDay, in selection: Selection) -> String {
     guard let start = selection.start else { return "outside" }
     guard let end = selection.end, end != start else {
       return day == start ? "single" : "outside"

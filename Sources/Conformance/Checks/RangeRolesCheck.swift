@@ -16,29 +16,29 @@ import ICUOracle
 /// transition can change run (`range` across T, `same-day` on T); `start`, `backward` and
 /// `restart` test the selection rules, which do not depend on the zone, in the month-sweep
 /// zones.
-public struct RangeRolesCheck: Check {
-  public let id = "range-roles"
-  public let summary =
+package struct RangeRolesCheck: Check {
+  package let id = "range-roles"
+  package let summary =
     "selecting + role of the month's cells (seed 001) vs the seed's rules over libicu's local days"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.selecting, .role]
-  public let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.transitionMonths
-  public let variants = RangeModel.Scenario.allCases.map(\.rawValue)
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.selecting, .role]
+  package let dimensions: [Dimension] = [.calendar, .zone, .month, .variant]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let monthCoverage = MonthCoverage.transitionMonths
+  package let variants = RangeModel.Scenario.allCases.map(\.rawValue)
 
   /// Scenarios a transition can change the outcome of.
   static let transitionScenarios: [RangeModel.Scenario] = [.range, .sameDay]
 
-  public init() {}
+  package init() {}
 
-  public func variants(for group: CaseID, in corpus: Corpus) -> [String] {
+  package func variants(for group: CaseID, in corpus: Corpus) -> [String] {
     let sweepsEveryMonth = corpus.zones.first { $0.id == group.zone }?.sweepsEveryMonth ?? true
     return sweepsEveryMonth || corpus.exhaustive
       ? variants : Self.transitionScenarios.map(\.rawValue)
   }
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone, let variant = id.variant,
       let scenario = RangeModel.Scenario(rawValue: variant)
     else { throw InputError("\(id): range-roles needs calendar, zone and a known variant") }

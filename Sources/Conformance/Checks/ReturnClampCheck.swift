@@ -9,19 +9,19 @@ import ICUOracle
 /// the departure's local day when that day is later than its own, and keep its own day
 /// otherwise. Local days are libicu's. The subject uses no calendar, so the check is swept
 /// over zone × month (Gregorian months).
-public struct ReturnClampCheck: Check {
-  public let id = "return-clamp"
-  public let summary =
+package struct ReturnClampCheck: Check {
+  package let id = "return-clamp"
+  package let summary =
     "the return date follows the departure only when the departure's day passes it (seed 000 demo), by libicu's local days"
-  public let seeds = ["000"]
-  public let subjectFunctions: [Subject.Function] = [.clampedReturn]
-  public let dimensions: [Dimension] = [.zone, .month]
-  public let groupDimensions: [Dimension] = [.zone]
-  public let monthCoverage = MonthCoverage.transitionMonths
+  package let seeds = ["000"]
+  package let subjectFunctions: [Subject.Function] = [.clampedReturn]
+  package let dimensions: [Dimension] = [.zone, .month]
+  package let groupDimensions: [Dimension] = [.zone]
+  package let monthCoverage = MonthCoverage.transitionMonths
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let zone = id.zone else { throw HarnessError("\(id): return-clamp needs a zone") }
     let month = try context.month(of: id)
     let geometry = try context.oracle.geometry(of: month, calendar: "gregorian", zone: zone,

@@ -10,23 +10,23 @@ import ICUOracle
 /// midnights of the days next to them (the other midnights are the control months' again).
 /// Pairs: every two instants at most three hours apart. Expected: "closes" exactly when
 /// libicu puts the two instants on different local dates.
-public struct SameDayClosingCheck: Check {
-  public let id = "same-day-closing"
-  public let summary =
+package struct SameDayClosingCheck: Check {
+  package let id = "same-day-closing"
+  package let summary =
     "closes(from:to:in:) (seed 000) for instant pairs around midnights and transitions vs libicu's local dates"
-  public let seeds = ["000"]
-  public let subjectFunctions: [Subject.Function] = [.closes]
-  public let dimensions: [Dimension] = [.calendar, .zone, .month]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.transitionMonths
+  package let seeds = ["000"]
+  package let subjectFunctions: [Subject.Function] = [.closes]
+  package let dimensions: [Dimension] = [.calendar, .zone, .month]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let monthCoverage = MonthCoverage.transitionMonths
 
   /// Pairs further apart than this are on different days in every zone we know of, and
   /// add cost without adding information.
   static let pairWindow: Double = 3 * 3_600_000
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone else {
       throw HarnessError("\(id): same-day-closing needs calendar and zone")
     }

@@ -13,19 +13,19 @@ import ICUOracle
 ///
 /// Pairs of day starts: the month's first and last day, its first two days, and the days
 /// either side of every transition.
-public struct StayNightsCheck: Check {
-  public let id = "stay-nights"
-  public let summary =
+package struct StayNightsCheck: Check {
+  package let id = "stay-nights"
+  package let summary =
     "the \"N nights\" summary (seed 001 demo) vs the local dates from the first picked day to the last (libicu)"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.nights]
-  public let dimensions: [Dimension] = [.calendar, .zone, .month]
-  public let groupDimensions: [Dimension] = [.calendar, .zone]
-  public let monthCoverage = MonthCoverage.transitionMonths
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.nights]
+  package let dimensions: [Dimension] = [.calendar, .zone, .month]
+  package let groupDimensions: [Dimension] = [.calendar, .zone]
+  package let monthCoverage = MonthCoverage.transitionMonths
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let calendarID = id.calendar, let zone = id.zone else {
       throw HarnessError("\(id): stay-nights needs calendar and zone")
     }

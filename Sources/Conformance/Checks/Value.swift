@@ -1,5 +1,5 @@
 /// An expected or actual value of a case, kept structured so reports can show it exactly.
-public indirect enum Value: Sendable, Equatable, CustomStringConvertible {
+package indirect enum Value: Sendable, Equatable, CustomStringConvertible {
   case int(Int)
   case bool(Bool)
   case string(String)
@@ -7,7 +7,7 @@ public indirect enum Value: Sendable, Equatable, CustomStringConvertible {
   case null
 
   /// Compact text for consoles and reports: lists in brackets, strings quoted.
-  public var description: String {
+  package var description: String {
     switch self {
     case .int(let value): String(value)
     case .bool(let value): String(value)
@@ -17,18 +17,18 @@ public indirect enum Value: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  public static func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
+  package static func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
 
   /// A digest of `description` (64-bit FNV-1a), the same in every process and on every
   /// machine: what `results.json` keeps of an abridged case's actual value, so a later run can
   /// still tell `still-failing` from `changed` without the value itself.
-  public var digest: UInt64 { Self.digest(of: description) }
+  package var digest: UInt64 { Self.digest(of: description) }
 
   /// The digest as results files write it: sixteen lowercase hex digits.
-  public var digestText: String { digest.digestText }
+  package var digestText: String { digest.digestText }
 
   /// 64-bit FNV-1a of the text's UTF-8 bytes.
-  public static func digest(of text: String) -> UInt64 {
+  package static func digest(of text: String) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in text.utf8 {
       hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
@@ -45,7 +45,7 @@ extension UInt64 {
 extension Value: Codable {
   /// A value as JSON has it: a number is an integer (no value of ours holds a fraction), a
   /// boolean stays a boolean, a list keeps its order.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
       self = .null
@@ -60,7 +60,7 @@ extension Value: Codable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {
     case .int(let value): try container.encode(value)

@@ -6,18 +6,18 @@ import ICUOracle
 /// Expected: libicu's standalone narrow weekday symbols for the locale and calendar, rotated
 /// to the first weekday: the explicit setting, or the locale's own by UTS #35 (its `fw`
 /// keyword, else CLDR week data).
-public struct WeekdaySymbolsCheck: Check, ReferenceChecked {
-  public let id = "weekday-symbols"
-  public let summary =
+package struct WeekdaySymbolsCheck: Check, ReferenceChecked {
+  package let id = "weekday-symbols"
+  package let summary =
     "column headers (seed 001 weekdaySymbols) vs libicu's standalone narrow symbols rotated to the first weekday"
-  public let seeds = ["001"]
-  public let subjectFunctions: [Subject.Function] = [.weekdaySymbols]
-  public let dimensions: [Dimension] = [.locale, .calendar, .firstWeekday]
-  public let groupDimensions: [Dimension] = [.locale, .calendar]
+  package let seeds = ["001"]
+  package let subjectFunctions: [Subject.Function] = [.weekdaySymbols]
+  package let dimensions: [Dimension] = [.locale, .calendar, .firstWeekday]
+  package let groupDimensions: [Dimension] = [.locale, .calendar]
 
-  public init() {}
+  package init() {}
 
-  public func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
+  package func evaluate(_ id: CaseID, in context: EvaluationContext) throws -> Outcome {
     guard let spelling = id.locale, let calendarID = id.calendar, let setting = id.firstWeekday
     else { throw HarnessError("\(id): weekday-symbols needs locale, calendar and fw") }
     let icuID = try context.locale(spelling).icuID

@@ -3,12 +3,12 @@ import ICUOracle
 
 extension Corpus {
   /// The corpus files, relative to the corpora directory.
-  public enum Files {
-    public static let coreLocales = "locales-core.txt"
-    public static let calendars = "calendars.txt"
-    public static let coreZones = "zones-core.txt"
-    public static let localeVariants = "locale-variants.txt"
-    public static let waivers = "known-differences.json"
+  package enum Files {
+    package static let coreLocales = "locales-core.txt"
+    package static let calendars = "calendars.txt"
+    package static let coreZones = "zones-core.txt"
+    package static let localeVariants = "locale-variants.txt"
+    package static let waivers = "known-differences.json"
   }
 
   /// Validates a request against libicu and reads the structure the plan needs.
@@ -21,7 +21,7 @@ extension Corpus {
   ///     worker process, which plans nothing, reads each when a case first asks.
   ///   - setup: the zones as a worker's parent read them (`WorkerSetup`), instead of reading
   ///     every zone's transitions from both ICUs, which a worker's checks never look at.
-  public static func load(_ request: CorpusRequest, eagerTables: Bool = true,
+  package static func load(_ request: CorpusRequest, eagerTables: Bool = true,
                           setup: WorkerSetup? = nil) throws -> Corpus {
     let catalog = try harness { try LocaleCatalog() }
     guard Self.supportedYears(request.years) else {

@@ -2,44 +2,44 @@ import ICUOracle
 
 /// The validated dimensions of one run: every value here is known to libicu, and the
 /// structure the plan needs (month tables, zone transitions) has been read from it.
-public struct Corpus: Sendable {
+package struct Corpus: Sendable {
   /// A locale as written in the corpus or on the command line, and its ICU id.
-  public struct Locale: Sendable, Hashable {
+  package struct Locale: Sendable, Hashable {
     /// The spelling handed to Foundation (`en-US-u-fw-mon` stays BCP 47).
-    public var spelling: String
+    package var spelling: String
     /// The ICU locale id handed to libicu (`en_US@fw=mon`).
-    public var icuID: String
-    public var reason: String
+    package var icuID: String
+    package var reason: String
     /// Why Foundation cannot run this locale (its ICU has no data for it), or `nil`.
-    public var foundationGap: String?
+    package var foundationGap: String?
   }
 
   /// A time zone and the offset transitions libicu gives it inside the window.
-  public struct Zone: Sendable, Hashable {
-    public var id: String
-    public var reason: String
+  package struct Zone: Sendable, Hashable {
+    package var id: String
+    package var reason: String
     /// Alias ids with the same rules in the window, swept as this zone.
-    public var aliases: [String] = []
+    package var aliases: [String] = []
     /// Whether the plan sweeps every month here (a zone without transitions, or the
     /// representative of a standard offset), not only its transition months.
-    public var sweepsEveryMonth = false
+    package var sweepsEveryMonth = false
     /// The standard (raw) offset at the end of the window, in milliseconds.
-    public var standardOffset: Int32 = 0
+    package var standardOffset: Int32 = 0
     /// Every transition in the window (or one per shape, see `TransitionSample`).
-    public var transitions: [ZoneTransition]
+    package var transitions: [ZoneTransition]
     /// How many transitions the window holds before sampling.
-    public var transitionsInWindow: Int
+    package var transitionsInWindow: Int
     /// Transitions that only Foundation's tz data has (read through its ICU), in the window:
     /// their months are swept too, since that is where the two sides' days can differ.
-    public var subjectOnlyTransitions: [ZoneTransition] = []
+    package var subjectOnlyTransitions: [ZoneTransition] = []
     /// Both sides' offsets over the window: what makes this zone's months equivalent to
     /// another zone's (`nil` for zones built by hand, which are then never folded).
-    public var history: OffsetHistory?
+    package var history: OffsetHistory?
     /// The class a worker's parent read for it (a worker reads no transitions).
     var knownClass: String?
 
     /// The zone's class in report matrices: its most telling kind of transition in the window.
-    public var zoneClass: String {
+    package var zoneClass: String {
       if let knownClass { return knownClass }
       let kinds = Set((transitions + subjectOnlyTransitions).flatMap(\.kinds))
       for kind in [ZoneTransition.Kind.skippedDay, .repeatedDay, .skippedMidnight,
@@ -52,10 +52,10 @@ public struct Corpus: Sendable {
 
     /// The local days that transitions touch, with their neighbours: the days whose months
     /// the plan sweeps in this zone.
-    public var transitionDays: Set<LocalDay> { transitionDays { _ in true } }
+    package var transitionDays: Set<LocalDay> { transitionDays { _ in true } }
 
     /// The same, for the transitions that move a midnight (skip or repeat it, or a day).
-    public var midnightTransitionDays: Set<LocalDay> {
+    package var midnightTransitionDays: Set<LocalDay> {
       transitionDays { !$0.kinds.isDisjoint(with: [.skippedMidnight, .repeatedMidnight, .skippedDay, .repeatedDay]) }
     }
 
@@ -71,7 +71,7 @@ public struct Corpus: Sendable {
   }
 
   /// How the oracle computes expectations (`--oracle`).
-  public enum OracleMode: String, Sendable, CaseIterable, Codable {
+  package enum OracleMode: String, Sendable, CaseIterable, Codable {
     /// Zone structure from per-zone tables, memoized per-locale answers: the default.
     case tables
     /// Every case asks libicu afresh (no tables, no memoized values): the reference the
@@ -80,7 +80,7 @@ public struct Corpus: Sendable {
   }
 
   /// Which zones sweep every month of the window (the others sweep their transition months).
-  public enum MonthSweep: String, Sendable, CaseIterable, Codable {
+  package enum MonthSweep: String, Sendable, CaseIterable, Codable {
     /// One zone per standard offset, the one with the fewest transitions (UTC for +00:00):
     /// a month without a transition behaves alike in zones with the same offset, and
     /// offsets do matter (Foundation's astronomical Islamic calendar loses months at +03:30).
@@ -90,7 +90,7 @@ public struct Corpus: Sendable {
   }
 
   /// Which of a zone's transitions the plan sweeps.
-  public enum TransitionSample: String, Sendable, CaseIterable, Codable {
+  package enum TransitionSample: String, Sendable, CaseIterable, Codable {
     /// Every transition in the window (the nightly sweep).
     case all
     /// The first and the last transition of each shape (kinds, offsets, time of day): the
@@ -98,53 +98,53 @@ public struct Corpus: Sendable {
     case shapes
   }
 
-  public var locales: [Locale]
+  package var locales: [Locale]
   /// Calendar ids both sides know, then the ones only Foundation knows.
-  public var calendars: [String]
+  package var calendars: [String]
   /// Calendars libicu does not have: they run invariant checks only.
-  public var invariantOnlyCalendars: Set<String> = []
-  public var firstWeekdays: [FirstWeekdaySetting]
-  public var zones: [Zone]
+  package var invariantOnlyCalendars: Set<String> = []
+  package var firstWeekdays: [FirstWeekdaySetting]
+  package var zones: [Zone]
   /// The window in Gregorian years, inclusive (default 1970...2037).
-  public var years: ClosedRange<Int>
-  public var transitionSample: TransitionSample
+  package var years: ClosedRange<Int>
+  package var transitionSample: TransitionSample
   /// Sweep every month in every zone (slow; for verifying the month-selection reasoning).
-  public var exhaustive = false
+  package var exhaustive = false
   /// Month tables by calendar identifier, from libicu (none for invariant-only calendars).
-  public var monthTables: MonthTables
+  package var monthTables: MonthTables
 
   /// The calendars the oracle can compute for.
-  public var oracleCalendars: [String] { calendars.filter { !invariantOnlyCalendars.contains($0) } }
+  package var oracleCalendars: [String] { calendars.filter { !invariantOnlyCalendars.contains($0) } }
 
   /// Each zone's class (`Zone.zoneClass`), for the reports' matrices.
-  public var zoneClasses: [String: String] {
+  package var zoneClasses: [String: String] {
     Dictionary(zones.map { ($0.id, $0.zoneClass) }, uniquingKeysWith: { first, _ in first })
   }
   /// libicu's locales, for the oracle's locale handling.
-  public var localeCatalog: LocaleCatalog
+  package var localeCatalog: LocaleCatalog
   /// How the oracle answers questions about zones and values: from tables read once, or by
   /// asking libicu afresh for every case.
-  public var oracleMode: OracleMode = .tables
+  package var oracleMode: OracleMode = .tables
   /// Zone tables (tables mode), each read from libicu when a session first asks for its
   /// zone; `nil` in direct mode.
-  public var zoneTables: ZoneTables?
+  package var zoneTables: ZoneTables?
 
   /// What triage needs from Foundation's own ICU, or `nil` when it is not reachable.
-  public var triage: TriageData?
+  package var triage: TriageData?
   /// Why triage is off, when `triage` is `nil`.
-  public var triageProblem: String?
+  package var triageProblem: String?
   /// Published reference data (`Corpora/reference/`), triage's third voice; `nil` when the
   /// corpora directory has none.
-  public var reference: ReferenceData?
+  package var reference: ReferenceData?
 
   /// Foundation's ICU's locales and month tables, to re-compute expectations for triage.
-  public struct TriageData: Sendable {
-    public var localeCatalog: LocaleCatalog
-    public var monthTables: MonthTables
+  package struct TriageData: Sendable {
+    package var localeCatalog: LocaleCatalog
+    package var monthTables: MonthTables
   }
 
   /// The window as local days: January 1 of the first year to December 31 of the last.
-  public var window: ClosedRange<LocalDay> {
+  package var window: ClosedRange<LocalDay> {
     LocalDay(year: years.lowerBound, month: 1, day: 1)...LocalDay(
       year: years.upperBound, month: 12, day: 31)
   }
@@ -153,7 +153,7 @@ public struct Corpus: Sendable {
   /// worker, which gets the zones without their offsets and aliases, gets it from its parent.
   /// Where what does not depend on the zone is checked once: a month table's defect, the
   /// week-based year's edges.
-  public internal(set) var utcZone: String?
+  package internal(set) var utcZone: String?
 
   /// UTC where it sweeps every month, else a zone of offset 0 without transitions that does
   /// (`--time-zones all` sweeps each standard offset's months in one representative,
@@ -167,12 +167,12 @@ public struct Corpus: Sendable {
 
   /// 29 December of `year` to 3 January of the next: the days whose ISO week-based year can
   /// differ from their calendar year (a week belongs to the year holding its Thursday).
-  public static func weekYearEdge(_ year: Int) -> [LocalDay] {
+  package static func weekYearEdge(_ year: Int) -> [LocalDay] {
     let first = LocalDay(year: year, month: 12, day: 29)
     return (0..<6).map { first.adding(days: $0) }
   }
 
   /// The default window: tz data before 1970 is thin, and 2037 is where zone rules' explicit
   /// transitions end.
-  public static let defaultYears = 1970...2037
+  package static let defaultYears = 1970...2037
 }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// One entry of a corpus file: a value, why it is in the corpus, and where it was written.
-public struct CorpusEntry: Sendable, Equatable {
-  public var value: String
-  public var reason: String
+package struct CorpusEntry: Sendable, Equatable {
+  package var value: String
+  package var reason: String
   /// `file:line` of the entry, for error messages.
-  public var location: String
+  package var location: String
 }
 
 /// Reads the corpus file format: one entry per line, `value | reason`; `#` starts a comment
 /// line; blank lines are ignored. Every entry must give a reason.
-public enum CorpusFile {
+package enum CorpusFile {
   /// Parses the text of a corpus file; `name` is used in `file:line` locations.
-  public static func parse(_ text: String, name: String) throws(InputError) -> [CorpusEntry] {
+  package static func parse(_ text: String, name: String) throws(InputError) -> [CorpusEntry] {
     var entries: [CorpusEntry] = []
     var seen: [String: String] = [:]
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -43,7 +43,7 @@ public enum CorpusFile {
   }
 
   /// Reads and parses a corpus file from disk.
-  public static func load(_ url: URL) throws(InputError) -> [CorpusEntry] {
+  package static func load(_ url: URL) throws(InputError) -> [CorpusEntry] {
     let text: String
     do {
       text = try String(contentsOf: url, encoding: .utf8)

@@ -34,14 +34,14 @@ public struct CorpusRequest: Sendable, Equatable, Codable {
   public var zones: Selection = .core
   public var years: ClosedRange<Int> = Corpus.defaultYears
   /// `nil`: `shapes` for the core zones, `all` otherwise.
-  public var transitionSample: Corpus.TransitionSample?
+  package var transitionSample: Corpus.TransitionSample?
   /// Every month in every zone, instead of transition months outside the month-sweep zones.
   public var exhaustive = false
   /// How the oracle computes (`--oracle`).
-  public var oracleMode: Corpus.OracleMode = .tables
+  package var oracleMode: Corpus.OracleMode = .tables
   /// Which zones sweep every month; `nil`: per offset for `--time-zones all`, else the
   /// zones without transitions.
-  public var monthSweep: Corpus.MonthSweep?
+  package var monthSweep: Corpus.MonthSweep?
   /// Where the corpus files live (`Corpora/`).
   public var corporaDirectory: URL
 

@@ -3,17 +3,17 @@ import Synchronization
 
 /// The months of one calendar system that overlap the run's window, in local days (from
 /// libicu), with lookup by day.
-public struct MonthTable: Sendable {
-  public let calendar: String
-  public let months: [CalendarMonth]
+package struct MonthTable: Sendable {
+  package let calendar: String
+  package let months: [CalendarMonth]
 
-  public init(calendar: String, months: [CalendarMonth]) {
+  package init(calendar: String, months: [CalendarMonth]) {
     self.calendar = calendar
     self.months = months
   }
 
   /// The index of the month containing `day`, or `nil` outside the table.
-  public func index(containing day: LocalDay) -> Int? {
+  package func index(containing day: LocalDay) -> Int? {
     var low = 0
     var high = months.count
     while low < high {
@@ -24,7 +24,7 @@ public struct MonthTable: Sendable {
   }
 
   /// The month that starts on `day`, or `nil` when no month of this calendar starts there.
-  public func month(startingOn day: LocalDay) -> CalendarMonth? {
+  package func month(startingOn day: LocalDay) -> CalendarMonth? {
     guard let index = index(containing: day), months[index].firstDay == day else { return nil }
     return months[index]
   }
@@ -37,11 +37,11 @@ public struct MonthTable: Sendable {
 /// reading all took ~40 % of a worker's start, paid again by each worker that replaces a
 /// crashed one (a full sweep's shard replaces ~15), which then asks about one calendar or
 /// two before the breaker stops its group. A table is the same whenever it is read.
-public final class MonthTables: Sendable {
+package final class MonthTables: Sendable {
   /// The calendars a table can be read for.
-  public let calendars: [String]
+  package let calendars: [String]
   /// The local days each table overlaps.
-  public let days: ClosedRange<LocalDay>
+  package let days: ClosedRange<LocalDay>
   private let backend: ICUBackend
   private let read = Mutex<[String: MonthTable]>([:])
 
@@ -61,13 +61,13 @@ public final class MonthTables: Sendable {
   }
 
   /// No tables (a corpus built by hand before its tables are read).
-  public init() {
+  package init() {
     (calendars, days, backend) = ([], LocalDay(year: 1970, month: 1, day: 1)...LocalDay(year: 1970, month: 1, day: 1), .system)
   }
 
   /// The calendar's table, read now if nobody asked for it before; `nil` for a calendar the
   /// run does not hold.
-  public subscript(calendar: String) -> MonthTable? {
+  package subscript(calendar: String) -> MonthTable? {
     // Asked for every case: the tables read so far first.
     if let table = read.withLock({ $0[calendar] }) { return table }
     guard calendars.contains(calendar) else { return nil }

@@ -8,18 +8,18 @@ import ICUOracle
 /// whose offsets (total and DST part, on both sides) agree from two months before a month to
 /// two months after it give the same answers in it: `MonthSelection` sweeps such a month once
 /// (see Documentation/Design.md, "Equivalent months"). `--exhaustive` sweeps them all, and a test compares.
-public struct OffsetHistory: Sendable, Hashable {
+package struct OffsetHistory: Sendable, Hashable {
   /// A total offset and its DST part, in milliseconds.
-  public struct Offset: Sendable, Hashable {
-    public var total: Int32
-    public var dst: Int32
+  package struct Offset: Sendable, Hashable {
+    package var total: Int32
+    package var dst: Int32
   }
 
   /// One side's offsets: the one in force at the start, then every change.
-  public struct Side: Sendable, Hashable {
-    public var initial: Offset
+  package struct Side: Sendable, Hashable {
+    package var initial: Offset
     /// Oldest first, as `ZoneTimeline.transitions` reads them.
-    public var transitions: [ZoneTransition]
+    package var transitions: [ZoneTransition]
 
     /// The offset in force at `from` and every change in `[from, to)`.
     func slice(from: Double, to: Double) -> Slice {
@@ -46,10 +46,10 @@ public struct OffsetHistory: Sendable, Hashable {
   }
 
   /// libicu's offsets.
-  public var oracle: Side
+  package var oracle: Side
   /// Foundation's, read through its own ICU; `nil` when that is not reachable, and then no
   /// month is taken as equivalent to another (the subject's tz data is unknown).
-  public var subject: Side?
+  package var subject: Side?
 
   /// Two zones' months are equivalent when these are equal (calendar and month aside).
   func fingerprint(of month: CalendarMonth) -> Fingerprint? {

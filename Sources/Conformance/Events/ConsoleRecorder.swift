@@ -7,7 +7,7 @@ import Synchronization
 /// does (a step held by slow or looping cases), so a sweep is never silent until its end.
 /// Its counters sit behind a mutex, so the `@Sendable` event handler may call it from any
 /// thread.
-public final class ConsoleRecorder: Sendable {
+package final class ConsoleRecorder: Sendable {
   private struct Progress {
     var done = 0
     var failed = 0
@@ -37,7 +37,7 @@ public final class ConsoleRecorder: Sendable {
   ///   - expectedCost: each step's expected CPU by its index, for the time left.
   ///   - write: where the text goes (stderr; tests pass their own).
   ///   - now: the clock (tests pass their own).
-  public init(totalCases: Int, expectedCost: [Int: Double] = [:],
+  package init(totalCases: Int, expectedCost: [Int: Double] = [:],
               interactive: Bool = isatty(STDERR_FILENO) != 0,
               logInterval: Duration = .seconds(30),
               write: @escaping @Sendable (String) -> Void = {
@@ -57,13 +57,13 @@ public final class ConsoleRecorder: Sendable {
   /// `text` with control characters (C0, DEL, C1) and bidirectional overrides shown as
   /// `⟨U+001B⟩`: a subject's text (an executor's error message, its stderr) must not move
   /// the cursor, recolour or reorder a terminal or a CI log.
-  public static func visible(_ text: String) -> String {
+  package static func visible(_ text: String) -> String {
     CodePoints.annotate(text) { scalar in
       [.control, .format].contains(scalar.properties.generalCategory)
     }
   }
 
-  public func record(_ event: Event) {
+  package func record(_ event: Event) {
     switch event.kind {
     case .runStarted:
       let start = now()

@@ -2,8 +2,8 @@ import Foundation
 
 /// Something observable that happened during a run. The runner returns nothing; recorders,
 /// reports and the exit code are all built from these.
-public struct Event: Sendable {
-  public enum Kind: Sendable {
+package struct Event: Sendable {
+  package enum Kind: Sendable {
     /// The plan is made and the sweep begins.
     case runStarted(RunInfo)
     /// All cases of one step were evaluated: its counts and its cases that did not pass. The
@@ -13,117 +13,117 @@ public struct Event: Sendable {
     case runEnded(elapsed: Double)
   }
 
-  public var kind: Kind
-  public var instant: Date
+  package var kind: Kind
+  package var instant: Date
 
-  public init(_ kind: Kind, instant: Date = Date()) {
+  package init(_ kind: Kind, instant: Date = Date()) {
     self.kind = kind
     self.instant = instant
   }
 }
 
 /// Receives every event of a run, in plan order, one at a time.
-public typealias EventHandler = @Sendable (Event) -> Void
+package typealias EventHandler = @Sendable (Event) -> Void
 
 /// What a run is about: recorded at its start, completed at its end (waiver matches, removed
 /// baseline cases), and written into every report. `results.json` holds it as `run`.
-public struct RunInfo: Sendable, Codable {
+package struct RunInfo: Sendable, Codable {
   /// The command line as given, for the report header.
-  public var arguments: [String]
+  package var arguments: [String]
   /// The resolved options in a stable order.
-  public var options: [RunOption]
-  public var versions: RunVersions
-  public var coverage: [PlanCoverage]
-  public var transitionsByKind: [String: Int]
-  public var checks: [CheckInfo]
-  public var started: Date
-  public var subject: String
+  package var options: [RunOption]
+  package var versions: RunVersions
+  package var coverage: [PlanCoverage]
+  package var transitionsByKind: [String: Int]
+  package var checks: [CheckInfo]
+  package var started: Date
+  package var subject: String
   /// How a case of this run is explained (`nil` in runs before explain took the run's
   /// subject, waivers and corpora): use `explainCommand`.
-  public var explain: ExplainCommand?
+  package var explain: ExplainCommand?
   /// Zone aliases swept as their canonical zone.
-  public var aliases: [ZoneAlias] = []
+  package var aliases: [ZoneAlias] = []
   /// Calendars only Foundation has, checked by invariants alone.
-  public var invariantOnlyCalendars: [String] = []
+  package var invariantOnlyCalendars: [String] = []
   /// Why triage is off, or `nil` when it ran.
-  public var triageProblem: String?
+  package var triageProblem: String?
   /// Each zone's class for the report's matrix (its most telling transition kind).
-  public var zoneClasses: [String: String] = [:]
+  package var zoneClasses: [String: String] = [:]
   /// Zones that sweep every month (controls), to label them in reports.
-  public var monthSweepZones: [String] = []
+  package var monthSweepZones: [String] = []
   /// Waivers and baseline, as far as known when the run starts; completed at its end.
-  public var review = ReviewSummary()
+  package var review = ReviewSummary()
   /// In worker processes: the limits each check's cases ran under and the groups the
   /// breaker stopped; completed at the end.
-  public var isolation: IsolationSummary?
+  package var isolation: IsolationSummary?
   /// Records this process and its workers read through `JSONDecoder` because a fast reader
   /// declined them, by reader (`SlowReads`); `nil` when none did. Set when results are written.
-  public var slowReads: [String: Int]?
+  package var slowReads: [String: Int]?
   /// Set when the run did not finish: its reports are partial (`<out>.partial/`).
-  public var incomplete: IncompleteRun?
+  package var incomplete: IncompleteRun?
 
   /// The command that explains a case of this run.
-  public var explainCommand: ExplainCommand { explain ?? ExplainCommand() }
+  package var explainCommand: ExplainCommand { explain ?? ExplainCommand() }
 
   /// One resolved option.
-  public struct RunOption: Sendable, Codable, Equatable {
-    public var name: String
-    public var value: String
+  package struct RunOption: Sendable, Codable, Equatable {
+    package var name: String
+    package var value: String
 
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
       self.name = name
       self.value = value
     }
   }
 
   /// A check of the run and what it compares.
-  public struct CheckInfo: Sendable, Codable, Equatable {
-    public var id: String
-    public var summary: String
+  package struct CheckInfo: Sendable, Codable, Equatable {
+    package var id: String
+    package var summary: String
 
-    public init(id: String, summary: String) {
+    package init(id: String, summary: String) {
       self.id = id
       self.summary = summary
     }
   }
 
   /// A zone id swept as its canonical zone (their transitions agree in the window).
-  public struct ZoneAlias: Sendable, Codable, Equatable {
-    public var alias: String
-    public var canonical: String
+  package struct ZoneAlias: Sendable, Codable, Equatable {
+    package var alias: String
+    package var canonical: String
   }
 
   /// What the run expected: its waivers, its baseline, its exit rule.
-  public struct ReviewSummary: Sendable, Codable {
-    public var failOn = FailOn.unexpected.rawValue
-    public var waiverFile: String?
+  package struct ReviewSummary: Sendable, Codable {
+    package var failOn = FailOn.unexpected.rawValue
+    package var waiverFile: String?
     /// How many cases each active waiver matched, in file order.
-    public var waiverMatches: [WaiverCount] = []
+    package var waiverMatches: [WaiverCount] = []
     /// The active waiver that explains a case, with its reason and link.
-    public func waiver(_ id: String) -> WaiverCount? { waiverMatches.first { $0.id == id } }
+    package func waiver(_ id: String) -> WaiverCount? { waiverMatches.first { $0.id == id } }
 
     /// Waivers that matched nothing where this run swept only part of what they can match:
     /// not stale, since the rest of their selection may still fail.
-    public var unmatchedPartly: [String] = []
+    package var unmatchedPartly: [String] = []
     /// Waivers that matched nothing of what they can match, expired, or whose versions do
     /// not hold.
-    public var stale: [StaleWaiver] = []
+    package var stale: [StaleWaiver] = []
     /// Waivers whose claim (their triage) some cases they match contradict, each with how many
     /// and which triage those cases have instead; `nil` in runs before claims were checked.
-    public var contradicted: [StaleWaiver]?
+    package var contradicted: [StaleWaiver]?
     /// Waivers that matched cases newly failing against the baseline which their scope does
     /// not list, each with how many: those cases count as new failures. `nil` in runs before
     /// scopes.
-    public var outOfScope: [StaleWaiver]?
+    package var outOfScope: [StaleWaiver]?
     /// Waivers of the file about other subjects than this run's (the seeds' logic, for a
     /// team's subject), each with whom it is about: not applied. `nil` in runs before waivers
     /// named their subjects.
-    public var otherSubjects: [StaleWaiver]?
-    public var baseline: BaselineReference?
+    package var otherSubjects: [StaleWaiver]?
+    package var baseline: BaselineReference?
     /// The baseline's failing cases this run did not sweep.
-    public var removed: [String] = []
+    package var removed: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// Stale waivers' reason when they matched nothing.
     static let matchedNothing = "matched no case of this run"
@@ -169,28 +169,28 @@ public struct RunInfo: Sendable, Codable {
   }
 
   /// How many cases one waiver matched.
-  public struct WaiverCount: Sendable, Codable, Equatable {
-    public var id: String
-    public var count: Int
+  package struct WaiverCount: Sendable, Codable, Equatable {
+    package var id: String
+    package var count: Int
     /// Why the difference is known, and where it is tracked (the waiver file's words), so
     /// every report can say it where it shows a waived case.
-    public var reason: String?
-    public var link: String?
+    package var reason: String?
+    package var link: String?
     /// Whether the run swept every case the waiver can match (`Waiver.sweptWhole`): only
     /// then does matching nothing make it stale. `nil` in files written before it was kept.
-    public var sweptWhole: Bool?
+    package var sweptWhole: Bool?
     /// The run's checks it applies to: each gets a JUnit testcase for it every night, with
     /// cases or without. `nil` in files written before it was kept.
-    public var checks: [String]?
+    package var checks: [String]?
 
-    public init(id: String, count: Int, reason: String? = nil, link: String? = nil,
+    package init(id: String, count: Int, reason: String? = nil, link: String? = nil,
                 sweptWhole: Bool? = nil, checks: [String]? = nil) {
       (self.id, self.count, self.reason, self.link) = (id, count, reason, link)
       (self.sweptWhole, self.checks) = (sweptWhole, checks)
     }
 
     /// "reason (link)", or whichever of the two there is.
-    public var explanation: String {
+    package var explanation: String {
       let reason = self.reason ?? ""
       guard let link, !link.isEmpty else { return reason }
       return reason.isEmpty ? link : "\(reason) (\(link))"
@@ -198,12 +198,12 @@ public struct RunInfo: Sendable, Codable {
   }
 
   /// A waiver that explained nothing in this run, and why.
-  public struct StaleWaiver: Sendable, Codable, Equatable {
-    public var id: String
-    public var why: String
+  package struct StaleWaiver: Sendable, Codable, Equatable {
+    package var id: String
+    package var why: String
   }
 
-  public init(arguments: [String], options: [RunOption], versions: RunVersions,
+  package init(arguments: [String], options: [RunOption], versions: RunVersions,
               coverage: [PlanCoverage], transitionsByKind: [String: Int],
               checks: [CheckInfo], started: Date, subject: String) {
     self.arguments = arguments
@@ -217,20 +217,20 @@ public struct RunInfo: Sendable, Codable {
   }
 
   /// The value of one option, as the run reported it.
-  public func option(_ name: String) -> String? { options.first { $0.name == name }?.value }
+  package func option(_ name: String) -> String? { options.first { $0.name == name }?.value }
 }
 
 /// A run that did not finish: a signal (or its test runner gone) stopped it after part of
 /// its plan. What it had is written as a partial report beside the last complete one.
-public struct IncompleteRun: Sendable, Codable, Equatable {
+package struct IncompleteRun: Sendable, Codable, Equatable {
   /// What stopped it: `SIGTERM`, `SIGINT`.
-  public var interruptedBy: String
+  package var interruptedBy: String
   /// Cases whose steps were delivered before it stopped, of the plan's.
-  public var casesRun: Int
-  public var casesPlanned: Int
+  package var casesRun: Int
+  package var casesPlanned: Int
 
   /// As every surface says it.
-  public var sentence: String {
+  package var sentence: String {
     "INCOMPLETE: interrupted by \(interruptedBy) after \(HTMLReport.number(casesRun)) of "
       + "\(HTMLReport.number(casesPlanned)) cases; this partial report holds only those"
   }

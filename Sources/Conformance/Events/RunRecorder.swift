@@ -3,7 +3,7 @@ import Synchronization
 
 /// Feeds a run's events into a `RunTally` and the cases into the results' files, from the
 /// `@Sendable` event handler: the mutex makes it safe whichever thread delivers.
-public final class RunRecorder: Sendable {
+package final class RunRecorder: Sendable {
   private let state: Mutex<RunTally>
   private let cases: JSONLinesWriter?
   private let steps: JSONLinesWriter?
@@ -13,14 +13,14 @@ public final class RunRecorder: Sendable {
   /// - Parameters:
   ///   - keepProblems: keep every failing case in memory (tests and small runs).
   ///   - cases, steps: the files the cases and the step records go to, if any.
-  public init(keepProblems: Bool = true, cases: JSONLinesWriter? = nil,
+  package init(keepProblems: Bool = true, cases: JSONLinesWriter? = nil,
               steps: JSONLinesWriter? = nil) {
     state = Mutex(RunTally(keepProblems: keepProblems))
     self.cases = cases
     self.steps = steps
   }
 
-  public func record(_ event: Event) {
+  package func record(_ event: Event) {
     if case .stepEnded(let step) = event.kind {
       steps?.append(step.withoutCases)
       if !step.caseLines.isEmpty {
@@ -62,22 +62,22 @@ public final class RunRecorder: Sendable {
   }
 
   /// Completes the review (see `RunTally.completeReview`).
-  public func completeReview(_ summary: RunInfo.ReviewSummary) {
+  package func completeReview(_ summary: RunInfo.ReviewSummary) {
     state.withLock { $0.completeReview(summary) }
   }
 
   /// Records how worker processes were limited and what the breaker stopped.
-  public func completeIsolation(_ summary: IsolationSummary) {
+  package func completeIsolation(_ summary: IsolationSummary) {
     state.withLock { $0.completeIsolation(summary) }
   }
 
   /// What was recorded so far.
-  public var tally: RunTally { state.withLock { $0 } }
+  package var tally: RunTally { state.withLock { $0 } }
 
   /// Closes the files.
   ///
   /// - Throws: `HarnessError` when a file could not be written or a worker's case line did not read.
-  public func close() throws {
+  package func close() throws {
     try cases?.close()
     try steps?.close()
     if let failure = failure.withLock({ $0 }) { throw failure }

@@ -4,37 +4,37 @@ import Synchronization
 /// What the reports need from a run's events: totals, per-check and per-step counts, failure
 /// clusters, a few example cases per step, the matrices and the review's counts. Every count a
 /// report shows comes from here, and so from the same step records.
-public struct RunTally: Sendable {
+package struct RunTally: Sendable {
   /// One step as JUnit shows it: its record (without its cases), what the `--fail-on` rule
   /// counts against the run, and the known differences it does not count.
-  public struct Step: Sendable {
-    public var record: StepRecord
+  package struct Step: Sendable {
+    package var record: StepRecord
     /// The step's first cases the rule counts (at most `examplesPerStep`).
-    public var examples: [CaseRecord] = []
+    package var examples: [CaseRecord] = []
     /// The cases the rule counts, by status (failed, errored, waived, unexpected-pass).
-    public var counted = StatusCounts()
+    package var counted = StatusCounts()
     /// The differences the rule does not count, with how many cases each.
-    public var known: [KnownDifference: Int] = [:]
+    package var known: [KnownDifference: Int] = [:]
     /// The first case of each known difference (JUnit names a few to explain).
-    public var knownExamples: [KnownDifference: CaseID] = [:]
+    package var knownExamples: [KnownDifference: CaseID] = [:]
 
-    public var index: Int { record.index }
-    public var check: String { record.check }
-    public var name: String { record.name }
-    public var counts: StatusCounts { record.counts }
+    package var index: Int { record.index }
+    package var check: String { record.check }
+    package var name: String { record.name }
+    package var counts: StatusCounts { record.counts }
 
     /// The one testcase the step reads as, named the same every night: what the rule judges
     /// (error, failure, or a pass, known differences aside); a step whose every case was
     /// not applicable is skipped. Its known differences are the check's own testcases
     /// (`RunTally.knownDifferences(check:)`), one per waiver.
-    public var testcase: Testcase {
+    package var testcase: Testcase {
       if counts.total > 0, counts.skipped == counts.total { return .notApplicable }
       return counted.errored > 0 ? .error : counted.total > 0 ? .failure : .passed
     }
   }
 
   /// A non-passing case the `--fail-on` rule does not count against the run.
-  public enum KnownDifference: Hashable, Sendable, Comparable {
+  package enum KnownDifference: Hashable, Sendable, Comparable {
     /// Failed, and this waiver explains it.
     case waived(String)
     /// Failed in the baseline with the same value.
@@ -50,27 +50,27 @@ public struct RunTally: Sendable {
   }
 
   /// The JUnit testcase of a step.
-  public enum Testcase: Sendable, Equatable {
+  package enum Testcase: Sendable, Equatable {
     case passed, failure, error, notApplicable
   }
 
   /// One known difference of a check, over all its steps: a skipped JUnit testcase.
-  public struct KnownGroup: Sendable {
-    public var kind: KnownDifference
-    public var cases = 0
-    public var steps = 0
+  package struct KnownGroup: Sendable {
+    package var kind: KnownDifference
+    package var cases = 0
+    package var steps = 0
     /// The first cases, from the first steps (at most `examplesPerKnownGroup`).
-    public var examples: [CaseID] = []
+    package var examples: [CaseID] = []
   }
 
   /// Explain commands a known difference's testcase lists.
-  public static let examplesPerKnownGroup = 3
+  package static let examplesPerKnownGroup = 3
 
   /// A check's known differences, one per waiver (then still failing, passing against a
   /// waiver, not counted), with their cases and steps. The same kinds every night, with
   /// cases or without, so that JUnit's testcase names hold from night to night: every waiver
   /// that applies to the check, still failing, and what the `--fail-on` rule leaves uncounted.
-  public func knownDifferences(check: String) -> [KnownGroup] {
+  package func knownDifferences(check: String) -> [KnownGroup] {
     var groups: [KnownDifference: KnownGroup] = [:]
     if let review = info?.review {
       var kinds: [KnownDifference] = review.waiverMatches.filter { $0.checks?.contains(check) ?? false }
@@ -102,56 +102,56 @@ public struct RunTally: Sendable {
   }
 
   /// Failing cases kept per step for the JUnit body.
-  public static let examplesPerStep = 5
+  package static let examplesPerStep = 5
 
-  public private(set) var info: RunInfo?
-  public private(set) var totals = StatusCounts()
-  public private(set) var checkCounts: [String: StatusCounts] = [:]
-  public private(set) var steps: [Step] = []
+  package private(set) var info: RunInfo?
+  package private(set) var totals = StatusCounts()
+  package private(set) var checkCounts: [String: StatusCounts] = [:]
+  package private(set) var steps: [Step] = []
   /// Every case that did not pass or skip, in plan order, when kept (tests, small runs).
-  public private(set) var problems: [CaseRecord] = []
-  public private(set) var clusters = ClusterAccumulator()
+  package private(set) var problems: [CaseRecord] = []
+  package private(set) var clusters = ClusterAccumulator()
   /// Why cases were skipped, with how many.
-  public private(set) var skipReasons: [String: Int] = [:]
-  public private(set) var elapsed: Double = 0
+  package private(set) var skipReasons: [String: Int] = [:]
+  package private(set) var elapsed: Double = 0
   /// CPU seconds the evaluating threads spent on the steps recorded here (in-process runs).
-  public private(set) var evaluationCPU = 0.0
+  package private(set) var evaluationCPU = 0.0
   /// Cases per baseline class (empty without a baseline).
-  public private(set) var baselineCounts: [Baseline.Class: Int] = [:]
+  package private(set) var baselineCounts: [Baseline.Class: Int] = [:]
   /// Cases per waiver that matched them.
-  public private(set) var waiverMatches: [String: Int] = [:]
+  package private(set) var waiverMatches: [String: Int] = [:]
   /// Cases per waiver whose claim they contradict.
-  public private(set) var waiverContradictions: [String: Int] = [:]
+  package private(set) var waiverContradictions: [String: Int] = [:]
   /// Cases per waiver that matched them but whose scope does not list them (new failures).
-  public private(set) var waiverOutOfScope: [String: Int] = [:]
+  package private(set) var waiverOutOfScope: [String: Int] = [:]
   /// Failures no waiver explains that are new (see `CaseRecord.isNewFailure`).
-  public private(set) var newFailures = 0
+  package private(set) var newFailures = 0
   /// The new failures by baseline class (with a baseline): `new-failure`, `changed` and
   /// `new-case` hold them, beside waived cases, so no column of the baseline's table is the
   /// banner's count; every surface words this split the same (`NightCounts`).
-  public private(set) var newFailuresByClass: [Baseline.Class: Int] = [:]
+  package private(set) var newFailuresByClass: [Baseline.Class: Int] = [:]
   /// The new failures by check (JUnit's testsuites).
-  public private(set) var checkNewFailures: [String: Int] = [:]
+  package private(set) var checkNewFailures: [String: Int] = [:]
   /// Pass counts per check and dimension value, for the report's matrices:
   /// `matrices[check]["calendar"]["hebrew"]`, likewise for `fw` and `zone class`.
-  public private(set) var matrices: [String: [String: [String: PassCount]]] = [:]
+  package private(set) var matrices: [String: [String: [String: PassCount]]] = [:]
 
   /// Per check, calendar and zone class: how many cases passed, of how many, and how many
   /// the `--fail-on` rule counts (the page's heat map). From the steps that fix both.
-  public private(set) var heat: [String: [String: [String: HeatCell]]] = [:]
+  package private(set) var heat: [String: [String: [String: HeatCell]]] = [:]
   /// Cases per baseline class, per check (the trend across nights reads these).
-  public private(set) var checkBaselineCounts: [String: [String: Int]] = [:]
+  package private(set) var checkBaselineCounts: [String: [String: Int]] = [:]
 
   let keepsProblems: Bool
 
   /// - Parameter keepProblems: keep every failing case in `problems` (tests and small runs).
-  public init(keepProblems: Bool = true) {
+  package init(keepProblems: Bool = true) {
     keepsProblems = keepProblems
   }
 
   /// Counts an event. `deliver` receives each case a step carries, as the results file keeps
   /// it: whole, or abridged when it is a waived case beyond its cluster's examples.
-  public mutating func record(_ event: Event, deliver: (CaseRecord) -> Void = { _ in }) {
+  package mutating func record(_ event: Event, deliver: (CaseRecord) -> Void = { _ in }) {
     switch event.kind {
     case .runStarted(let info):
       self.info = info
@@ -239,23 +239,23 @@ public struct RunTally: Sendable {
 
   /// Completes the run's review summary once the sweep has ended: waiver matches, stale
   /// waivers, and the baseline's failing cases this run did not sweep.
-  public mutating func completeReview(_ summary: RunInfo.ReviewSummary) {
+  package mutating func completeReview(_ summary: RunInfo.ReviewSummary) {
     info?.review = summary
     if !summary.removed.isEmpty { baselineCounts[.removed] = summary.removed.count }
   }
 
   /// Records how worker processes were limited and what the breaker stopped.
-  public mutating func completeIsolation(_ summary: IsolationSummary) {
+  package mutating func completeIsolation(_ summary: IsolationSummary) {
     info?.isolation = summary
   }
 
   /// Marks the run as stopped before its plan's end: its reports say so.
-  public mutating func markIncomplete(_ incomplete: IncompleteRun) {
+  package mutating func markIncomplete(_ incomplete: IncompleteRun) {
     info?.incomplete = incomplete
   }
 
   /// JUnit totals of one check's steps, testcase by testcase as `Step.testcases` reads them.
-  public func testcaseCounts(check: String) -> TestcaseCounts {
+  package func testcaseCounts(check: String) -> TestcaseCounts {
     var result = TestcaseCounts()
     for step in steps where step.check == check {
       result.tests += 1
@@ -277,23 +277,23 @@ public struct RunTally: Sendable {
 /// review), `whole()` the record with its values, asked for only of the few cases the tally
 /// keeps as examples. A run's cases are whole already; a merge reads each shard's line from a
 /// few members and decodes it whole only when kept, which is most of what a merge saves.
-public protocol TalliedCase {
+package protocol TalliedCase {
   associatedtype Failure: Error
   var summary: CaseRecord { get }
   func whole() throws(Failure) -> CaseRecord
 }
 
 extension CaseRecord: TalliedCase {
-  public var summary: CaseRecord { self }
-  public func whole() -> CaseRecord { self }
+  package var summary: CaseRecord { self }
+  package func whole() -> CaseRecord { self }
 }
 
 /// One cell of the page's heat map.
-public struct HeatCell: Sendable, Equatable {
-  public var passed = 0
-  public var total = 0
+package struct HeatCell: Sendable, Equatable {
+  package var passed = 0
+  package var total = 0
   /// Cases the `--fail-on` rule counts against the run: only these make a cell red.
-  public var counted = 0
+  package var counted = 0
 
   mutating func add(passed: Int, total: Int, counted: Int) {
     self.passed += passed
@@ -303,9 +303,9 @@ public struct HeatCell: Sendable, Equatable {
 }
 
 /// A check's steps counted as JUnit testcases.
-public struct TestcaseCounts: Sendable, Codable, Equatable {
-  public var tests = 0
-  public var failures = 0
-  public var errors = 0
-  public var skipped = 0
+package struct TestcaseCounts: Sendable, Codable, Equatable {
+  package var tests = 0
+  package var failures = 0
+  package var errors = 0
+  package var skipped = 0
 }

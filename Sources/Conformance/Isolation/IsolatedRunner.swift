@@ -15,7 +15,7 @@ import ICUOracle
 /// `Breaker` has tripped for that check and calendar, which reports them "not run" (in
 /// their detail; their pattern is the fault's signature). Results are delivered in plan order as `stepEnded` events, the
 /// same step records an in-process run delivers.
-public final class IsolatedRunner: Sendable {
+package final class IsolatedRunner: Sendable {
   typealias Job = StepScheduler.Job
 
   let plan: Plan
@@ -70,7 +70,7 @@ public final class IsolatedRunner: Sendable {
 
   /// Checks the test-only settings of worker limits (`CONFORMANCE_CASE_TIMEOUT`,
   /// `CONFORMANCE_STEP_TIMEOUT`) before anything runs.
-  public static func checkEnvironment() throws(InputError) {
+  package static func checkEnvironment() throws(InputError) {
     _ = try WorkerLimits.fromEnvironment()
   }
 

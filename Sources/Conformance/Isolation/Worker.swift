@@ -16,7 +16,7 @@ import Synchronization
 /// Each request carries the limit of its cases. A watchdog thread stops a case past it and
 /// answers `hung` first; the slot file (`CONFORMANCE_WORKER_SLOT`) names the case a death
 /// came from (`CaseWatch`).
-public enum Worker {
+package enum Worker {
   /// Serves a run's requests (see above).
   ///
   /// - Parameters:
@@ -26,7 +26,7 @@ public enum Worker {
   ///   - replies: the descriptor the replies go to: stdout, or where a test binary keeps the
   ///     pipe once its stdout is the test library's.
   /// - Throws: `HarnessError` when the run is not one this worker serves.
-  public static func run(serving own: Subject? = nil, replies: Int32 = STDOUT_FILENO) throws {
+  package static func run(serving own: Subject? = nil, replies: Int32 = STDOUT_FILENO) throws {
     replyDescriptor.store(replies, ordering: .relaxed)
     // The parent's first line says what the run is and what the worker needs of the
     // corpus's zones.

@@ -163,21 +163,21 @@ struct WorkerLimits: Sendable {
 
 /// How an isolated run limited its workers, and what the breaker stopped: `run.isolation`
 /// in `results.json`.
-public struct IsolationSummary: Codable, Sendable, Equatable {
-  public struct CheckLimits: Codable, Sendable, Equatable {
-    public var check: String
-    public var slowestCaseCPUSeconds: Double
+package struct IsolationSummary: Codable, Sendable, Equatable {
+  package struct CheckLimits: Codable, Sendable, Equatable {
+    package var check: String
+    package var slowestCaseCPUSeconds: Double
     /// The most CPU (and wall time) a case of the check was given.
-    public var caseCPULimitSeconds: Double
-    public var caseWallLimitSeconds: Double
+    package var caseCPULimitSeconds: Double
+    package var caseWallLimitSeconds: Double
     /// The least CPU a case of the check was given (absent before limits differed by calendar).
-    public var leastCaseCPULimitSeconds: Double?
-    public var requestLimitSeconds: Double
+    package var leastCaseCPULimitSeconds: Double?
+    package var requestLimitSeconds: Double
   }
 
-  public var rule: String
-  public var checks: [CheckLimits]
-  public var breakerThreshold: Int
+  package var rule: String
+  package var checks: [CheckLimits]
+  package var breakerThreshold: Int
   var trips: [Breaker.Trip]
 
   /// Cases the breaker did not run, in every group.

@@ -6,8 +6,8 @@ import Synchronization
 /// parent read them (their class for the report's matrices, whether the plan sweeps every
 /// month there). Reading every zone's transitions from both ICUs was half of a worker's
 /// start, paid again by each one that replaces a crashed worker.
-public struct WorkerSetup: Codable, Sendable {
-  public struct Zone: Codable, Sendable, Equatable {
+package struct WorkerSetup: Codable, Sendable {
+  package struct Zone: Codable, Sendable, Equatable {
     var id: String
     var zoneClass: String
     var sweepsEveryMonth: Bool

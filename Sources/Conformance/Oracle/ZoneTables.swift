@@ -8,14 +8,14 @@ import Synchronization
 /// paid by the parent, which evaluates nothing, and by every worker, including each one that
 /// replaces a crashed worker (a full sweep's shard replaces ~15) and asks about a few zones
 /// before the breaker stops its group. A table is the same whenever it is read.
-public final class ZoneTables: Sendable {
+package final class ZoneTables: Sendable {
   /// The zones the corpus holds; a table is read only for one of them.
-  public let zones: Set<String>
+  package let zones: Set<String>
   /// The local days each table spans.
-  public let days: ClosedRange<LocalDay>
+  package let days: ClosedRange<LocalDay>
   private let read = Mutex<[String: ZoneTable]>([:])
 
-  public init(zones: some Sequence<String>, days: ClosedRange<LocalDay>) {
+  package init(zones: some Sequence<String>, days: ClosedRange<LocalDay>) {
     self.zones = Set(zones)
     self.days = days
   }
@@ -24,7 +24,7 @@ public final class ZoneTables: Sendable {
   /// corpus does not hold (a session then asks libicu directly, as in direct mode).
   ///
   /// - Throws: `ICUError` when libicu cannot read the zone (the case that asked errors).
-  public func table(_ zone: String) throws(ICUError) -> ZoneTable? {
+  package func table(_ zone: String) throws(ICUError) -> ZoneTable? {
     guard zones.contains(zone) else { return nil }
     if let table = read.withLock({ $0[zone] }) { return table }
     // Read outside the lock: another zone's session need not wait. Two sessions asking for
@@ -38,5 +38,5 @@ public final class ZoneTables: Sendable {
   }
 
   /// How many tables have been read so far.
-  public var readCount: Int { read.withLock { $0.count } }
+  package var readCount: Int { read.withLock { $0.count } }
 }

@@ -4,7 +4,7 @@
 /// it has one; enumerations come from their Swift types. `conformance schema case-record`
 /// prints it; CI fails when the committed file differs.
 extension CaseRecord {
-  public static var schema: JSONValue {
+  package static var schema: JSONValue {
     .object([
       ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
       ("title", .string("One case of a run: a line of cases.jsonl.gz")),

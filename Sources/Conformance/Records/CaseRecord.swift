@@ -3,17 +3,17 @@
 /// It is what a step carries from the thread or worker process that evaluated it, one line of
 /// `cases.jsonl.gz`, and what `merge`, `--baseline` and the reports read back, through
 /// `Codable` alone.
-public struct CaseRecord: Sendable, Equatable {
-  public var id: CaseID
+package struct CaseRecord: Sendable, Equatable {
+  package var id: CaseID
   /// The index of the step it belongs to in the whole plan (shards merge by it).
-  public var step: Int
-  public var outcome: Outcome
-  public var review = CaseReview()
+  package var step: Int
+  package var outcome: Outcome
+  package var review = CaseReview()
   /// Set when the values were dropped to keep the results small (see `abridged()`): the
   /// 64-bit FNV-1a digest of the actual value's text, which a baseline compares.
-  public var actualDigest: String?
+  package var actualDigest: String?
 
-  public init(id: CaseID, step: Int, outcome: Outcome, review: CaseReview = CaseReview()) {
+  package init(id: CaseID, step: Int, outcome: Outcome, review: CaseReview = CaseReview()) {
     self.id = id
     self.step = step
     self.outcome = outcome
@@ -21,7 +21,7 @@ public struct CaseRecord: Sendable, Equatable {
   }
 
   /// The status the reports count: the verdict as the review reads it.
-  public var status: CaseStatus {
+  package var status: CaseStatus {
     guard review.waiver != nil, outcome.verdict != .notRun else {
       return review.oracleStale == true && outcome.verdict == .failed ? .oracleStale : CaseStatus(outcome.verdict)
     }
@@ -29,17 +29,17 @@ public struct CaseRecord: Sendable, Equatable {
   }
 
   /// Whether the values were dropped (see `abridged()`).
-  public var isAbridged: Bool { actualDigest != nil }
+  package var isAbridged: Bool { actualDigest != nil }
 
   /// The digest a baseline compares: recorded, or computed from the actual value.
-  public var actualDigestValue: UInt64 {
+  package var actualDigestValue: UInt64 {
     actualDigest.flatMap { UInt64($0, radix: 16) } ?? outcome.actual.digest
   }
 
   /// Whether a baseline-aware nightly should go red for it: a failure no waiver explains
   /// that is new, a new case or changed (every unwaived failure without a baseline). A new
   /// failure that a waiver matches but does not list in its scope is one (`outOfScope`).
-  public var isNewFailure: Bool {
+  package var isNewFailure: Bool {
     guard outcome.isFailure, review.waiver == nil, review.oracleStale != true else { return false }
     switch review.baseline {
     case nil, .newFailure?, .newCase?, .changed?: return true
@@ -50,7 +50,7 @@ public struct CaseRecord: Sendable, Equatable {
   /// The case without its values and detail, keeping what a reviewer filters by and what a
   /// baseline compares. A nightly full sweep waives ~400,000 known differences; whole, they
   /// made the results ~600 MB. `explain` re-runs any case in full.
-  public func abridged() -> CaseRecord {
+  package func abridged() -> CaseRecord {
     guard !isAbridged else { return self }
     var copy = self
     copy.actualDigest = outcome.actual.digestText
@@ -65,26 +65,26 @@ public struct CaseRecord: Sendable, Equatable {
 }
 
 /// What a review made of a case, kept apart from the check's verdict.
-public struct CaseReview: Sendable, Equatable, Codable {
+package struct CaseReview: Sendable, Equatable, Codable {
   /// The waiver that explains (or, for an unexpected pass, expected) this outcome.
-  public var waiver: String?
+  package var waiver: String?
   /// Why a failure happened, when triage ran.
-  public var triage: Triage?
+  package var triage: Triage?
   /// The expectation computed through Foundation's own ICU, when triage ran.
-  public var triageExpected: Value?
+  package var triageExpected: Value?
   /// How the case compares with the baseline run, when there is one.
-  public var baseline: Baseline.Class?
+  package var baseline: Baseline.Class?
   /// A waiver that matched the case by check, dimensions and pattern but whose claim (its
   /// triage) the case's triage contradicts: it did not waive the case.
-  public var contradicts: String?
+  package var contradicts: String?
   /// A waiver that would have waived the case, but the case newly fails against the
   /// baseline and the waiver's scope does not list it: it was written for other cases.
-  public var outOfScope: String?
+  package var outOfScope: String?
   /// Counted apart as `oracle-stale` (`CaseStatus.oracleStale`), not as a failure: set by a
   /// review whose `--oracle-stale` is `apart` on a failure that triage finds `oracle-stale`.
-  public var oracleStale: Bool?
+  package var oracleStale: Bool?
 
-  public init(waiver: String? = nil, triage: Triage? = nil, triageExpected: Value? = nil,
+  package init(waiver: String? = nil, triage: Triage? = nil, triageExpected: Value? = nil,
               baseline: Baseline.Class? = nil) {
     self.waiver = waiver
     self.triage = triage
@@ -107,7 +107,7 @@ extension CaseRecord: Codable {
     case actualDigest, explain
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     id = try container.decode(CaseID.self, forKey: .id)
     step = try container.decode(Int.self, forKey: .step)
@@ -132,7 +132,7 @@ extension CaseRecord: Codable {
   /// an abridged case keeps what a baseline compares and a reviewer filters by, and a case
   /// that did not pass its pattern, detail and explain command (the encoder's
   /// `ExplainCommand`, else the default one).
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     let explain = encoder.userInfo[ExplainCommand.userInfoKey] as? ExplainCommand ?? ExplainCommand()
     let line = CaseLineWriter.line(self, explain: explain)
     var container = encoder.singleValueContainer()

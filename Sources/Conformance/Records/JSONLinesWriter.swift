@@ -6,7 +6,7 @@ import Synchronization
 /// `steps.jsonl.gz`. Called from the delivering thread; the mutex makes it safe to hand to
 /// the `@Sendable` event handler. Lines are compressed on another thread (`Compressor`), a
 /// megabyte at a time, so deflating runs beside what produces them.
-public final class JSONLinesWriter: Sendable {
+package final class JSONLinesWriter: Sendable {
   private struct State {
     var buffer = Data()
     var count = 0
@@ -16,14 +16,14 @@ public final class JSONLinesWriter: Sendable {
 
   private let state: Mutex<State>
   private let compressor: Compressor
-  public let url: URL
+  package let url: URL
   /// The run's explain command, for the failing cases' lines.
   let explain: ExplainCommand
 
   /// Creates (or truncates) the file.
   ///
   /// - Throws: `HarnessError` naming the path when it cannot be created.
-  public init(url: URL, explain: ExplainCommand = ExplainCommand()) throws {
+  package init(url: URL, explain: ExplainCommand = ExplainCommand()) throws {
     // Level 6 (zlib's default): a full sweep's 130 MB of case lines compress to 4.1 MB,
     // against 5.4 MB at level 1, for about half a second more CPU on the compressing thread
     // (`gzip -1`/`-6` on the same lines: 0.9 s / 1.4 s); it keeps the archive under 25 MB.
@@ -38,9 +38,9 @@ public final class JSONLinesWriter: Sendable {
   }
 
   /// How many records were appended.
-  public var count: Int { state.withLock { $0.count } }
+  package var count: Int { state.withLock { $0.count } }
 
-  public func append<T: Encodable>(_ record: T) {
+  package func append<T: Encodable>(_ record: T) {
     state.withLock { state in
       state.buffer.append(RecordCoding.line(record, encoder: state.encoder))
       state.buffer.append(UInt8(ascii: "\n"))
@@ -50,7 +50,7 @@ public final class JSONLinesWriter: Sendable {
   }
 
   /// Appends a case, written directly (`CaseLineWriter`: the bytes the encoder writes).
-  public func append(_ record: CaseRecord) {
+  package func append(_ record: CaseRecord) {
     append(line: CaseLineWriter.line(record, explain: explain))
   }
 
@@ -68,7 +68,7 @@ public final class JSONLinesWriter: Sendable {
   /// Writes what is buffered and closes the file.
   ///
   /// - Throws: `HarnessError` when the file could not be written (a full disk).
-  public func close() throws {
+  package func close() throws {
     try state.withLock { state in
       guard !state.isClosed else { return }
       flush(&state)

@@ -8,9 +8,9 @@ import Synchronization
 /// The file is read in chunks; values are decoded with `JSONDecoder`, many at a time (one
 /// call per batch costs far less than one per value), so a large file is never held whole.
 /// An error names the file and the line the offending value starts on.
-public final class JSONValueReader {
+package final class JSONValueReader {
   private let file: gzFile
-  public let path: String
+  package let path: String
   private var buffer: [UInt8] = []
   private var position = 0
   private var finished = false
@@ -19,7 +19,7 @@ public final class JSONValueReader {
   private let decoder = RecordCoding.decoder()
 
   /// - Throws: `InputError` naming the file when it cannot be opened.
-  public init(path: String) throws(InputError) {
+  package init(path: String) throws(InputError) {
     guard let file = gzopen(path, "rb") else {
       throw InputError("\(path): cannot read the file (\(String(cString: strerror(errno))))")
     }
@@ -33,14 +33,14 @@ public final class JSONValueReader {
   /// The next value decoded as `T`, or `nil` at the end of the file.
   ///
   /// - Throws: `InputError` naming `path:line` when the text is not JSON or not a `T`.
-  public func next<T: Decodable>(_ type: T.Type) throws(InputError) -> T? {
+  package func next<T: Decodable>(_ type: T.Type) throws(InputError) -> T? {
     try next(T.self, upTo: 1).first
   }
 
   /// Up to `count` next values decoded as `T`; empty at the end of the file.
   ///
   /// - Throws: `InputError` naming `path:line` when a value is not JSON or not a `T`.
-  public func next<T: Decodable>(_ type: T.Type, upTo count: Int) throws(InputError) -> [T] {
+  package func next<T: Decodable>(_ type: T.Type, upTo count: Int) throws(InputError) -> [T] {
     guard let batch = try nextBatch(upTo: count) else { return [] }
     return try batch.decode(T.self, decoder: decoder)
   }
@@ -48,7 +48,7 @@ public final class JSONValueReader {
   /// Every remaining value decoded as `T`, handed to `body` a batch at a time in file order.
   /// Batches are decoded on every core, in rounds, while reading and `body` stay on this
   /// thread: decoding is most of a large file's cost.
-  public func forEachBatch<T: Decodable & Sendable>(
+  package func forEachBatch<T: Decodable & Sendable>(
     _ type: T.Type, _ body: ([T]) throws(InputError) -> Void
   ) throws(InputError) {
     try forEachBatch(decode: { batch throws(InputError) in
@@ -109,7 +109,7 @@ public final class JSONValueReader {
 
   /// Up to `count` next values as one JSON array, not yet decoded (so that batches can be
   /// decoded on several threads); `nil` at the end of the file.
-  public func nextBatch(upTo count: Int) throws(InputError) -> Batch? {
+  package func nextBatch(upTo count: Int) throws(InputError) -> Batch? {
     var batch = Batch(path: path)
     while batch.starts.count < count, let (line, bytes) = try nextValue() {
       if !batch.starts.isEmpty { batch.array.append(UInt8(ascii: ",")) }
@@ -122,7 +122,7 @@ public final class JSONValueReader {
   }
 
   /// Values read as one JSON array, and where each starts in it and in the file.
-  public struct Batch: Sendable {
+  package struct Batch: Sendable {
     let path: String
     var array = Data([UInt8(ascii: "[")])
     var starts: [(line: Int, offset: Int)] = []
@@ -130,7 +130,7 @@ public final class JSONValueReader {
     /// The values decoded as `T`.
     ///
     /// - Throws: `InputError` naming `path:line` of the first value that is not a `T`.
-    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder) throws(InputError) -> [T] {
+    package func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder) throws(InputError) -> [T] {
       do {
         return try decoder.decode([T].self, from: array)
       } catch {

@@ -5,9 +5,9 @@ import Synchronization
 /// How records become JSON and back: one encoder configuration for every file and message,
 /// and `JSONDecoder` for every reader. Keys are sorted so that a file does not depend on
 /// hashing (a merge of shards writes the same bytes as a single run).
-public enum RecordCoding {
+package enum RecordCoding {
   /// One record per line (JSON Lines, worker messages).
-  public static func lineEncoder() -> JSONEncoder {
+  package static func lineEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
@@ -15,20 +15,20 @@ public enum RecordCoding {
   }
 
   /// A document a person may open (`results.json`).
-  public static func documentEncoder() -> JSONEncoder {
+  package static func documentEncoder() -> JSONEncoder {
     let encoder = lineEncoder()
     encoder.outputFormatting.insert(.prettyPrinted)
     return encoder
   }
 
-  public static func decoder() -> JSONDecoder {
+  package static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     return decoder
   }
 
   /// One record as one line of JSON (no newline).
-  public static func line<T: Encodable>(_ value: T, encoder: JSONEncoder) -> Data {
+  package static func line<T: Encodable>(_ value: T, encoder: JSONEncoder) -> Data {
     do {
       return try encoder.encode(value)
     } catch {

@@ -4,18 +4,18 @@ import Foundation
 /// What `merge` and `--baseline` read; any valid JSON serialization of these files reads the
 /// same (compact, pretty-printed, keys reordered, filtered), and the JSON Lines files may be
 /// gzip-compressed or not.
-public struct ResultsDirectory<Head: Decodable & Sendable>: Sendable {
+package struct ResultsDirectory<Head: Decodable & Sendable>: Sendable {
   /// What was read of `results.json`: the whole `RunRecord`, or as much as a reader needs.
-  public let record: Head
+  package let record: Head
   /// The `results.json` read.
-  public let url: URL
-  public let files: RunRecord.Files
+  package let url: URL
+  package let files: RunRecord.Files
 
   /// Reads `results.json` at `path`, or in the directory `path`.
   ///
   /// - Parameter role: how the command line named it (`--baseline`, `merge`), for errors.
   /// - Throws: `InputError` naming the file (and what is wrong with it) or the schema.
-  public init(_ path: URL, role: String, as type: Head.Type = Head.self) throws(InputError) {
+  package init(_ path: URL, role: String, as type: Head.Type = Head.self) throws(InputError) {
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory)
     url = isDirectory.boolValue ? path.appendingPathComponent("results.json") : path
@@ -42,12 +42,12 @@ public struct ResultsDirectory<Head: Decodable & Sendable>: Sendable {
   }
 
   /// The step records, in plan order.
-  public func steps() throws(InputError) -> JSONValueReader {
+  package func steps() throws(InputError) -> JSONValueReader {
     try JSONValueReader(path: companion(files.steps).path)
   }
 
   /// The cases, in plan order.
-  public func cases() throws(InputError) -> JSONValueReader {
+  package func cases() throws(InputError) -> JSONValueReader {
     try JSONValueReader(path: companion(files.cases).path)
   }
 

@@ -12,7 +12,7 @@ import Foundation
 /// pattern, triage and baseline class. Each run is also checked against itself: the cases it
 /// lists, per status, must add up to its summary (a cut-off cases file would otherwise read
 /// as a run with fewer failures).
-public struct RunComparison: Sendable {
+package struct RunComparison: Sendable {
   /// What is compared of one case.
   struct Reading: Sendable, Equatable {
     var status: CaseStatus
@@ -63,15 +63,15 @@ public struct RunComparison: Sendable {
   }
 
   /// What to print, one line each; the last is the verdict.
-  public var lines: [String]
+  package var lines: [String]
   /// Whether the runs say the same, case by case.
-  public var same: Bool
+  package var same: Bool
 
   /// Compares the runs in `before` and `after` (report directories or their
   /// `results.json`), showing up to `show` examples of each difference.
   ///
   /// - Throws: `InputError` naming the file that cannot be read.
-  public static func run(before: URL, after: URL, show: Int = 3) throws(InputError) -> RunComparison {
+  package static func run(before: URL, after: URL, show: Int = 3) throws(InputError) -> RunComparison {
     let first = try ResultsDirectory(before, role: "compare BEFORE", as: RunRecord.self)
     let second = try ResultsDirectory(after, role: "compare AFTER", as: RunRecord.self)
     var lines: [String] = []

@@ -2,39 +2,39 @@ import Foundation
 
 /// `results.json`: what a run was and what it found, in numbers. Its cases and step records
 /// sit beside it as JSON Lines (`files`), so the document stays small however much failed.
-public struct RunRecord: Sendable, Codable {
+package struct RunRecord: Sendable, Codable {
   /// Bumped whenever a reader of an older file would misread this one (3: one typed record;
   /// cases and steps in their own gzip-compressed JSON Lines files).
-  public static let schema = "conformance-results/3"
+  package static let schema = "conformance-results/3"
 
-  public var schema = RunRecord.schema
-  public var run: RunInfo
-  public var elapsedSeconds: Double
-  public var summary: StatusCounts
-  public var checks: [CheckRecord]
-  public var skipReasons: [String: Int]
+  package var schema = RunRecord.schema
+  package var run: RunInfo
+  package var elapsedSeconds: Double
+  package var summary: StatusCounts
+  package var checks: [CheckRecord]
+  package var skipReasons: [String: Int]
   /// Failures no waiver explains that are new (what `--fail-on new` counts).
-  public var newFailures: Int
+  package var newFailures: Int
   /// The new failures by baseline class (`new-failure`, `changed`, `new-case`; empty without
   /// a baseline): they sum to `newFailures`, while `baselineClasses` counts waived cases too.
   /// Absent from results written before it.
-  public var newFailureClasses: [String: Int]?
+  package var newFailureClasses: [String: Int]?
   /// Cases per baseline class, every class named (empty without a baseline).
-  public var baselineClasses: [String: Int]
+  package var baselineClasses: [String: Int]
   /// Pass counts per check, dimension and value (see `StepRecord.cells`).
-  public var matrices: [String: [String: [String: PassCount]]]
-  public var files: Files
+  package var matrices: [String: [String: [String: PassCount]]]
+  package var files: Files
 
   /// The files beside `results.json`, relative to it.
-  public struct Files: Sendable, Codable, Equatable {
+  package struct Files: Sendable, Codable, Equatable {
     /// One `StepRecord` per line, in plan order: the plan, each step's counts and cells.
-    public var steps: String
+    package var steps: String
     /// One `CaseRecord` per line, in plan order.
-    public var cases: String
+    package var cases: String
     /// `not-passing` (every case that did not pass or skip) or `all` (`--record all`).
-    public var casesHold: String
+    package var casesHold: String
 
-    public init(steps: String, cases: String, casesHold: String) {
+    package init(steps: String, cases: String, casesHold: String) {
       self.steps = steps
       self.cases = cases
       self.casesHold = casesHold
@@ -42,12 +42,12 @@ public struct RunRecord: Sendable, Codable {
   }
 
   /// One check's counts, as cases and as JUnit testcases.
-  public struct CheckRecord: Sendable, Codable, Equatable {
-    public var id: String
-    public var counts: StatusCounts
-    public var testcases: TestcaseCounts
+  package struct CheckRecord: Sendable, Codable, Equatable {
+    package var id: String
+    package var counts: StatusCounts
+    package var testcases: TestcaseCounts
     /// Cases per baseline class (with a baseline): what a later page's trend plots.
-    public var baselineClasses: [String: Int]?
+    package var baselineClasses: [String: Int]?
   }
 
   /// How many removed cases `results.json` lists by id (the count is in `baselineClasses`).

@@ -10,9 +10,9 @@ import Synchronization
 /// many its runs and baselines met. The count is the process's: runs in one process at once
 /// (a test suite, a host of ConformanceKit's) share it, and whichever writes its results
 /// first takes it.
-public enum SlowReads {
+package enum SlowReads {
   /// The readers that fall back, each named as `results.json` names it.
-  public enum Reader: String, CaseIterable, Sendable {
+  package enum Reader: String, CaseIterable, Sendable {
     /// A case line a merge or a worker's parent reads (`CaseLine`).
     case caseLine
     /// A step record a merge reads (`StepRecord.init(members:)`).
@@ -41,7 +41,7 @@ public enum SlowReads {
 
   /// The counts since the last call, named as `results.json` names them (`nil` when none),
   /// and from zero again.
-  public static func take() -> [String: Int]? {
+  package static func take() -> [String: Int]? {
     let taken = counts.withLock { counts in
       defer { counts = [:] }
       return counts

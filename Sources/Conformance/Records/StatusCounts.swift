@@ -1,23 +1,23 @@
 import Foundation
 
 /// Cases per status.
-public struct StatusCounts: Sendable, Equatable, Codable {
-  public var passed = 0
-  public var failed = 0
-  public var errored = 0
-  public var skipped = 0
+package struct StatusCounts: Sendable, Equatable, Codable {
+  package var passed = 0
+  package var failed = 0
+  package var errored = 0
+  package var skipped = 0
   /// Cases the breaker did not run (`CaseStatus.notRun`).
-  public var notRun = 0
-  public var waived = 0
+  package var notRun = 0
+  package var waived = 0
   /// Failures that are only libicu's older data (`CaseStatus.oracleStale`).
-  public var oracleStale = 0
-  public var unexpectedPass = 0
+  package var oracleStale = 0
+  package var unexpectedPass = 0
 
-  public init() {}
+  package init() {}
 
-  public var total: Int { passed + failed + errored + skipped + notRun + waived + oracleStale + unexpectedPass }
+  package var total: Int { passed + failed + errored + skipped + notRun + waived + oracleStale + unexpectedPass }
 
-  public mutating func add(_ status: CaseStatus) {
+  package mutating func add(_ status: CaseStatus) {
     switch status {
     case .passed: passed += 1
     case .failed: failed += 1
@@ -30,7 +30,7 @@ public struct StatusCounts: Sendable, Equatable, Codable {
     }
   }
 
-  public mutating func add(_ other: StatusCounts) {
+  package mutating func add(_ other: StatusCounts) {
     passed += other.passed
     failed += other.failed
     errored += other.errored
@@ -52,7 +52,7 @@ public struct StatusCounts: Sendable, Equatable, Codable {
     (.notRun, \.notRun), (.waived, \.waived), (.oracleStale, \.oracleStale), (.unexpectedPass, \.unexpectedPass),
   ]
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init()
     for (key, path) in Self.fields {
@@ -68,7 +68,7 @@ public struct StatusCounts: Sendable, Equatable, Codable {
   }
 
   /// With the total (`cases`), which a reader would otherwise add up.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(total, forKey: .cases)
     for (key, path) in Self.fields { try container.encode(self[keyPath: path], forKey: key) }

@@ -6,50 +6,50 @@ import Foundation
 /// Every runner ends a step with one: the in-process threads, a worker process (a JSON line
 /// per step on its stdout, then one per case) and `merge` (read back from a shard's `steps.jsonl.gz` and
 /// `cases.jsonl.gz`). The tally aggregates steps only, so all three are counted alike.
-public struct StepRecord: Sendable, Codable, Equatable {
+package struct StepRecord: Sendable, Codable, Equatable {
   /// The step's place in the whole plan, the same in every shard.
-  public var index: Int
-  public var check: String
+  package var index: Int
+  package var check: String
   /// The testcase name: the step's fixed dimension values.
-  public var name: String
+  package var name: String
   /// The cases the step sweeps (`PlanStepSet.encode`): what a later run's baseline reads to
   /// tell a fixed case from one it no longer sweeps.
-  public var plan: String
-  public var counts: StatusCounts
+  package var plan: String
+  package var counts: StatusCounts
   /// Seconds spent evaluating the step.
-  public var seconds: Double
+  package var seconds: Double
   /// CPU seconds of the thread that evaluated it (the benchmark's split).
-  public var cpuSeconds = 0.0
+  package var cpuSeconds = 0.0
   /// CPU seconds of its slowest case, as a worker's watchdog saw it (to within a poll, 20 ms;
   /// `nil` in process, or when no case lasted a poll): what `StepCosts` fits each check's and
   /// calendar's slowest case from, which case limits follow.
-  public var slowestCaseCPUSeconds: Double?
+  package var slowestCaseCPUSeconds: Double?
   /// Why the step's first skipped case was skipped.
-  public var skipReason: String?
+  package var skipReason: String?
   /// Skipped cases by reason.
-  public var skipReasons: [String: Int] = [:]
+  package var skipReasons: [String: Int] = [:]
   /// Pass counts of the report's matrices: dimension (`calendar`, `fw`, `zone class`) →
   /// value → passed and counted cases (skipped cases are not counted).
-  public var cells: [String: [String: PassCount]] = [:]
+  package var cells: [String: [String: PassCount]] = [:]
   /// Cases per baseline class, passing ones (`fixed`) included.
-  public var baselineClasses: [String: Int] = [:]
+  package var baselineClasses: [String: Int] = [:]
   /// Cases per waiver that matched them.
-  public var waiverMatches: [String: Int] = [:]
+  package var waiverMatches: [String: Int] = [:]
   /// Cases per waiver whose claim (its triage) they contradict: matched by check, dimensions
   /// and pattern, not waived.
-  public var waiverContradictions: [String: Int] = [:]
+  package var waiverContradictions: [String: Int] = [:]
   /// Cases per waiver that would have waived them but whose scope does not list them: new
   /// failures against the baseline, not waived.
-  public var waiverOutOfScope: [String: Int] = [:]
+  package var waiverOutOfScope: [String: Int] = [:]
   /// The cases that did not pass, in plan order (every case with `--record all`). Not
   /// written to `steps.jsonl.gz`: the cases have their own file.
-  public var cases: [CaseRecord] = []
+  package var cases: [CaseRecord] = []
   /// The same cases as lines, when a worker process evaluated the step: its parent reads
   /// what the tally counts of each from a few members and copies the line into the cases
   /// file (`CaseLine`). A step holds its cases one way or the other, never both.
   var caseLines: [CaseLine] = []
 
-  public init(index: Int, check: String, name: String, plan: String, counts: StatusCounts,
+  package init(index: Int, check: String, name: String, plan: String, counts: StatusCounts,
               seconds: Double) {
     self.index = index
     self.check = check
@@ -131,7 +131,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     case slowestCaseCPUSeconds
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     index = try container.decode(Int.self, forKey: .index)
     check = try container.decode(String.self, forKey: .check)
@@ -155,7 +155,7 @@ public struct StepRecord: Sendable, Codable, Equatable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(index, forKey: .index)
     try container.encode(check, forKey: .check)
@@ -179,11 +179,11 @@ public struct StepRecord: Sendable, Codable, Equatable {
 }
 
 /// Passing and counted cases of one cell of a matrix; written as `[passed, total]`.
-public struct PassCount: Sendable, Equatable, Codable {
-  public var passed = 0
-  public var total = 0
+package struct PassCount: Sendable, Equatable, Codable {
+  package var passed = 0
+  package var total = 0
 
-  public init(passed: Int = 0, total: Int = 0) {
+  package init(passed: Int = 0, total: Int = 0) {
     self.passed = passed
     self.total = total
   }
@@ -193,13 +193,13 @@ public struct PassCount: Sendable, Equatable, Codable {
     total += 1
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     var container = try decoder.unkeyedContainer()
     passed = try container.decode(Int.self)
     total = try container.decode(Int.self)
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.unkeyedContainer()
     try container.encode(passed)
     try container.encode(total)

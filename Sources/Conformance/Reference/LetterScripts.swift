@@ -3,9 +3,9 @@ import Foundation
 /// Unicode's Script property as ranges (`Corpora/reference/unicode/scripts.tsv`, from the
 /// UCD's Scripts.txt): which script a text's letters are written in. Common and Inherited
 /// characters (digits, punctuation, marks) have none.
-public struct LetterScripts: Sendable {
+package struct LetterScripts: Sendable {
   /// `Unicode 15.0.0`.
-  public var release: String
+  package var release: String
   private var firsts: [UInt32]
   private var lasts: [UInt32]
   private var codes: [String]

@@ -7,27 +7,27 @@ import ICUOracle
 /// through PyPI's tzdata, calendar arithmetic and official tables), each file naming its source
 /// and release. Two ICUs can share a mistake or carry patched data; a release's own data
 /// tells which side departs from what it claims to carry.
-public struct ReferenceData: Sendable {
+package struct ReferenceData: Sendable {
   /// One CLDR release's week data and narrow weekday names, by the locale spelling the
   /// harness sweeps (`zh_CN`, `en-US-u-fw-mon`).
-  public struct CLDRRelease: Sendable {
+  package struct CLDRRelease: Sendable {
     /// The major release, `42`.
-    public var release: String
+    package var release: String
     /// Where the values come from: `babel 2.12.1 (PyPI), which bundles CLDR 42 …`.
-    public var source: String
+    package var source: String
     /// The first day of the week as ICU numbers it (Sunday 1 … Saturday 7), by UTS #35.
-    public var firstDay: [String: Int]
+    package var firstDay: [String: Int]
     /// The spellings whose first day their `fw` keyword sets (UTS #35: it overrides the
     /// region's week data, and a calendar's own rule such as ISO 8601's Monday).
-    public var firstDayByKeyword: Set<String>
+    package var firstDayByKeyword: Set<String>
     /// Stand-alone narrow weekday names, Sunday first.
-    public var narrowWeekdays: [String: [String]]
+    package var narrowWeekdays: [String: [String]]
     /// The script a locale's texts are written in (ISO 15924, UTS #35: its script subtag,
     /// else its likely one), where the release carries `script.tsv`.
-    public var scripts: [String: String] = [:]
+    package var scripts: [String: String] = [:]
 
     /// `CLDR 42 (babel 2.12.1)`: how reports name this voice.
-    public var name: String {
+    package var name: String {
       let tool = source.split(separator: " ").prefix(2).joined(separator: " ")
       return "CLDR \(release) (\(tool))"
     }
@@ -35,21 +35,21 @@ public struct ReferenceData: Sendable {
 
   /// One calendar's months from a published formula or official table: one release only,
   /// which both sides are held to.
-  public struct CalendarTable: Sendable {
-    public var calendar: String
+  package struct CalendarTable: Sendable {
+    package var calendar: String
     /// `hijridate==2.6.0 (hijridate.ummalqura.MONTH_STARTS)`.
-    public var source: String
+    package var source: String
     /// First days, in order, and each month's length in days.
-    public var starts: [LocalDay]
-    public var lengths: [Int32]
+    package var starts: [LocalDay]
+    package var lengths: [Int32]
 
     /// How reports name this voice: `islamic-umalqura months (hijridate==2.6.0)`.
-    public var name: String {
+    package var name: String {
       "\(calendar) months (\(source.split(separator: " ").first.map(String.init) ?? source))"
     }
 
     /// The month holding `day`, or `nil` outside the table.
-    public func month(containing day: LocalDay) -> (firstDay: LocalDay, length: Int32)? {
+    package func month(containing day: LocalDay) -> (firstDay: LocalDay, length: Int32)? {
       guard let month = starts.lastPosition(notAfter: day), day < starts[month].adding(days: lengths[month])
       else { return nil }
       return (starts[month], lengths[month])
@@ -57,24 +57,24 @@ public struct ReferenceData: Sendable {
   }
 
   /// Every CLDR release in the reference, by major release.
-  public var cldr: [String: CLDRRelease]
+  package var cldr: [String: CLDRRelease]
   /// Month tables by ICU calendar id (`calendars/<id>.tsv.gz`).
-  public var calendars: [String: CalendarTable] = [:]
+  package var calendars: [String: CalendarTable] = [:]
   /// Unicode's Script property, for the script a text's letters are written in.
-  public var letterScripts: LetterScripts?
+  package var letterScripts: LetterScripts?
   /// tz releases by name (`2022e`, `system`), and the one each ICU claims (the subject's is
   /// the one it declares, `Subject.releases`).
-  public var zones: [String: ZoneRelease] = [:]
-  public var oracleTZ: String?
-  public var foundationTZ: String?
+  package var zones: [String: ZoneRelease] = [:]
+  package var oracleTZ: String?
+  package var foundationTZ: String?
   /// The run's zone for UTC: `UTC`, or the zone the run folds it into.
-  public var utcZone: String?
+  package var utcZone: String?
   /// The CLDR release each ICU claims: libicu's and Foundation's ICU's (major release).
-  public var oracleCLDR: String
-  public var foundationCLDR: String?
+  package var oracleCLDR: String
+  package var foundationCLDR: String?
 
   /// The newest CLDR release the reference carries.
-  public var newestCLDR: CLDRRelease? {
+  package var newestCLDR: CLDRRelease? {
     cldr.values.max { (Int($0.release) ?? 0) < (Int($1.release) ?? 0) }
   }
 
@@ -85,7 +85,7 @@ public struct ReferenceData: Sendable {
   /// - Parameters:
   ///   - oracleCLDR, foundationCLDR: each ICU's CLDR version as it states it (`42.0`).
   /// - Throws: `InputError` naming the file and line of a malformed row (exit 2).
-  public static func load(directory: URL, oracleCLDR: String, foundationCLDR: String?)
+  package static func load(directory: URL, oracleCLDR: String, foundationCLDR: String?)
     throws(InputError) -> ReferenceData?
   {
     let cldrDirectory = directory.appendingPathComponent("cldr")

@@ -4,9 +4,9 @@ import Synchronization
 
 /// One tz release's zones (`Corpora/reference/tz/<release>/transitions.tsv.gz`): read on first
 /// use, each zone's table built when a triage first asks for it. Shared by a run's workers.
-public final class ZoneRelease: Sendable {
+package final class ZoneRelease: Sendable {
   /// `2022e`, `2025b`, `2026f`, or `system` (the machine's zone files).
-  public let release: String
+  package let release: String
   private let url: URL
   private let state = Mutex<(rows: [String: [[String]]]?, source: String, tables: [String: ZoneTable])>(
     (nil, "?", [:]))
@@ -17,7 +17,7 @@ public final class ZoneRelease: Sendable {
   }
 
   /// `tz 2022e (tzdata==2022.5)`: how reports name this voice.
-  public var name: String {
+  package var name: String {
     let source = state.withLock { $0.source }
     let package = source.split(separator: " ").dropFirst().first.map(String.init) ?? source
     return release == "system" ? "tz system (\(source.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces)))"
@@ -27,7 +27,7 @@ public final class ZoneRelease: Sendable {
   /// The zone's table, or `nil` when the release has no such zone.
   ///
   /// - Throws: `InputError` naming the file and line of a malformed row.
-  public func table(_ zone: String) throws(InputError) -> ZoneTable? {
+  package func table(_ zone: String) throws(InputError) -> ZoneTable? {
     try state.withLock { (state) throws(InputError) -> ZoneTable? in
       if let table = state.tables[zone] { return table }
       if state.rows == nil {

@@ -1,7 +1,7 @@
 /// Makes invisible or look-alike characters visible: `"1 Jan"` with U+202F reads
 /// `1⟨U+202F⟩Jan`, so a reader can tell it from a plain space.
-public enum CodePoints {
-  public static func annotate(_ text: String,
+package enum CodePoints {
+  package static func annotate(_ text: String,
                               naming: (Unicode.Scalar) -> Bool = needsName) -> String {
     guard text.unicodeScalars.contains(where: naming) else { return text }
     var output = ""
@@ -15,7 +15,7 @@ public enum CodePoints {
     return output
   }
 
-  public static func needsName(_ scalar: Unicode.Scalar) -> Bool {
+  package static func needsName(_ scalar: Unicode.Scalar) -> Bool {
     if scalar == " " { return false }
     switch scalar.properties.generalCategory {
     case .format, .control, .spaceSeparator, .lineSeparator, .paragraphSeparator, .nonspacingMark,

@@ -4,14 +4,17 @@ public struct FailureCluster: Sendable {
   public var check: String
   public var pattern: String
   public var status: CaseStatus
-  public var triage: Triage?
+  package var triage: Triage?
   public var count = 0
   /// Cases that are new against the baseline (every unwaived failure without one).
   public var newCount = 0
   /// The cases kept whole, with their values: the first `examplesKept` in plan order, and
   /// the first of each other signature (its dimensions but the month), up to
   /// `signaturesKept` signatures, so the page can show examples that differ.
-  public var examples: [CaseRecord] = []
+  package var examples: [CaseRecord] = []
+  /// The ids of the cases kept as examples, as `explain` takes them
+  /// (`leading-blanks|calendar=gregorian|fw=2|zone=UTC|month=2021-01-01`).
+  public var exampleIDs: [String] { examples.map(\.id.description) }
   /// The signatures of the cases seen, while fewer than `signaturesKept`.
   var signatures: Set<String> = []
   /// Cases per waiver that explains them.
@@ -31,7 +34,7 @@ public struct FailureCluster: Sendable {
 
   /// Up to `count` examples that differ: the first of each signature in plan order, then
   /// the first ones of the rest.
-  public func shownExamples(_ count: Int = examplesKept) -> [CaseRecord] {
+  package func shownExamples(_ count: Int = examplesKept) -> [CaseRecord] {
     var seen: Set<String> = []
     let spread = examples.filter { seen.insert(Self.signature($0.id)).inserted }
     let spreadIDs = Set(spread.prefix(count).map(\.id.description))
@@ -79,7 +82,7 @@ public struct FailureCluster: Sendable {
 }
 
 /// Builds failure clusters one case at a time.
-public struct ClusterAccumulator: Sendable {
+package struct ClusterAccumulator: Sendable {
   private var clusters: [Key: FailureCluster] = [:]
 
   /// What sets a cluster apart (hashed field by field: no text is built per case).
@@ -90,12 +93,12 @@ public struct ClusterAccumulator: Sendable {
     var pattern: String
   }
 
-  public init() {}
+  package init() {}
 
   /// Adds a case to its cluster; returns whether it is one of the cluster's examples (the
   /// first `FailureCluster.examplesKept` in plan order, so a merge of shards keeps the same).
   @discardableResult
-  public mutating func add<Case: TalliedCase>(_ arriving: Case) throws(Case.Failure) -> Bool {
+  package mutating func add<Case: TalliedCase>(_ arriving: Case) throws(Case.Failure) -> Bool {
     let result = arriving.summary
     let (status, triage, pattern) = (result.status, result.review.triage, result.outcome.pattern)
     let key = Key(check: result.id.check, status: status, triage: triage, pattern: pattern)
@@ -106,7 +109,7 @@ public struct ClusterAccumulator: Sendable {
 
   /// What a reviewer reads first: clusters with new failures or unexpected passes (most of
   /// them first), then the rest as `sorted` orders them.
-  public var byUrgency: [FailureCluster] {
+  package var byUrgency: [FailureCluster] {
     let urgency = { (cluster: FailureCluster) in
       cluster.newCount + (cluster.status == .unexpectedPass ? cluster.count : 0)
     }
@@ -117,7 +120,7 @@ public struct ClusterAccumulator: Sendable {
 
   /// Clusters by size, then check, status, triage and pattern: a total order, so reports
   /// do not depend on hashing.
-  public var sorted: [FailureCluster] {
+  package var sorted: [FailureCluster] {
     clusters.values.sorted { FailureCluster.precedes($0, $1) }
   }
 }

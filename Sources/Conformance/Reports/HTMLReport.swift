@@ -7,7 +7,7 @@ import Foundation
 /// small script, so its size does not grow with the number of cases: a nightly sweep's page
 /// stays a few megabytes. Filters (check, calendar, locale, zone, status, triage) live in the
 /// URL fragment, so a filtered view can be linked.
-public enum HTMLReport {
+package enum HTMLReport {
   /// Examples embedded per cluster, values clipped to this many characters, span values kept.
   static let examplesPerCluster = 8
   static let valueLength = 500
@@ -15,7 +15,7 @@ public enum HTMLReport {
   /// Lists up to this many items a side are shown item by item.
   static let itemsPerList = 64
 
-  public static func document(_ tally: RunTally, history: [NightSummary] = []) -> String {
+  package static func document(_ tally: RunTally, history: [NightSummary] = []) -> String {
     guard let info = tally.info else { return "<!doctype html><title>conformance</title>" }
     // No `<` at all inside the data block: neither `</script>` nor `<!--` in a subject's
     // text can change how the page is parsed (`<` only occurs inside JSON strings).
@@ -242,7 +242,7 @@ public enum HTMLReport {
       + "! \(number(totals.unexpectedPass)) unexpected passes · ○ \(number(totals.skipped)) skipped"
   }
 
-  public static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var output = ""
     output.reserveCapacity(text.utf8.count)
     for character in text {

@@ -2,16 +2,16 @@ import Foundation
 
 /// One earlier night as the page's trend shows it, read from the results a nightly keeps
 /// (`--history DIR`: one results directory, or `results.json`, per night).
-public struct NightSummary: Sendable, Equatable {
-  public var started: Date
+package struct NightSummary: Sendable, Equatable {
+  package var started: Date
   /// Per check: cases new or changed, fixed, and still failing against that night's
   /// baseline; `nil` for a night that had no baseline.
-  public var checks: [String: Classes]?
+  package var checks: [String: Classes]?
 
-  public struct Classes: Sendable, Equatable {
-    public var new = 0
-    public var fixed = 0
-    public var stillFailing = 0
+  package struct Classes: Sendable, Equatable {
+    package var new = 0
+    package var fixed = 0
+    package var stillFailing = 0
 
     init(_ classes: [String: Int]) {
       new = (classes["new-failure"] ?? 0) + (classes["new-case"] ?? 0) + (classes["changed"] ?? 0)
@@ -21,7 +21,7 @@ public struct NightSummary: Sendable, Equatable {
   }
 
   /// How many nights the trend shows, this one included.
-  public static let shown = 14
+  package static let shown = 14
 
   /// What a night's `results.json` gives the trend.
   private struct Head: Decodable {
@@ -45,7 +45,7 @@ public struct NightSummary: Sendable, Equatable {
   /// The nights in `directory`, oldest first, at most `shown - 1` of them.
   ///
   /// - Throws: `InputError` naming the directory or the file that cannot be read (exit 2).
-  public static func load(_ directory: URL) throws(InputError) -> [NightSummary] {
+  package static func load(_ directory: URL) throws(InputError) -> [NightSummary] {
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -5,7 +5,7 @@ import Foundation
 /// person's words rather than a coding path).
 extension JSONValue: Decodable {
   /// Any JSON value; an object keeps the order the decoder gives its keys.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     if let container = try? decoder.container(keyedBy: AnyKey.self) {
       self = .object(try container.allKeys.map { ($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) })
       return

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON document with ordered keys, written by hand so reports are stable byte for byte.
-public indirect enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
   case object([(String, JSONValue)])
   case array([JSONValue])
   case string(String)
@@ -10,12 +10,12 @@ public indirect enum JSONValue: Sendable, Equatable {
   case bool(Bool)
   case null
 
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     lhs.rendered(indent: nil) == rhs.rendered(indent: nil)
   }
 
   /// The JSON text; with `indent`, objects and arrays nest one per line down to `depth`.
-  public func rendered(indent: Int? = 2, depth: Int = 3) -> String {
+  package func rendered(indent: Int? = 2, depth: Int = 3) -> String {
     var output = ""
     write(into: &output, indent: indent, level: 0, depth: depth)
     return output
@@ -76,7 +76,7 @@ extension Value {
 
 extension JSONValue: Encodable {
   /// The value through an `Encoder` (a case record inside another record); members in order.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     switch self {
     case .object(let members):
       var container = encoder.container(keyedBy: AnyKey.self)

@@ -5,14 +5,14 @@ import Foundation
 /// skipped testcase per known difference of the check (`known differences · waived by ID`,
 /// `… · still failing`), which carries the waiver's whole reason and link once. Validates
 /// against `junit-10.xsd` (`.ci/junit/README.md` says why not the older dtkit schema).
-public enum JUnitXML {
+package enum JUnitXML {
   /// How many failing cases a testcase's body lists before it says how many more there are,
   /// and how long a value may be there: the full sweep's file must stay under 30 MB.
   static let casesPerBody = 1
   static let valueLength = 240
 
   /// - Parameter testcasesPerRun: how many steps' testcases one thread writes as a piece.
-  public static func document(_ tally: RunTally, testcasesPerRun: Int = testcasesPerRun) -> String {
+  package static func document(_ tally: RunTally, testcasesPerRun: Int = testcasesPerRun) -> String {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let checks = tally.info?.checks ?? []
     let totals = checks.map { tally.testcaseCounts(check: $0.id) }
@@ -60,7 +60,7 @@ public enum JUnitXML {
   }
 
   /// Steps written as one piece of the file (a full sweep has ~60,000).
-  public static let testcasesPerRun = 2_000
+  package static let testcasesPerRun = 2_000
 
   /// A check's testsuite element and properties: the summary and both sides' versions.
   static func suiteStart(_ check: RunInfo.CheckInfo, counts: TestcaseCounts, steps: [RunTally.Step],
@@ -229,7 +229,7 @@ public enum JUnitXML {
   /// Escapes text for XML content and attribute values, and replaces the C0 control
   /// characters XML 1.0 forbids with U+FFFD. In attributes, tab, newline and carriage return
   /// become character references so that attribute normalisation keeps them.
-  public static func escape(_ text: String, attribute: Bool = true) -> String {
+  package static func escape(_ text: String, attribute: Bool = true) -> String {
     // Most names and messages need nothing: one pass over the bytes says so (a full sweep's
     // JUnit escapes ~200,000 of them); the rest are written byte by byte. Step names hold
     // "·" and bodies hold newlines, so the pass lets through any byte but the five markup

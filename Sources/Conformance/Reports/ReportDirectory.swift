@@ -6,8 +6,8 @@ import Foundation
 /// A failed or interrupted run removes its staging directory and leaves the previous reports
 /// as they were. If the process dies between the two renames of `commit`, the previous
 /// reports are in `.<name>.previous-<pid>` and the next run puts them back first.
-public struct ReportDirectory: Sendable {
-  public let url: URL
+package struct ReportDirectory: Sendable {
+  package let url: URL
   private var parent: URL { url.deletingLastPathComponent() }
   private var name: String { url.lastPathComponent }
 
@@ -15,7 +15,7 @@ public struct ReportDirectory: Sendable {
   ///
   /// - Throws: `InputError` when `url` is an existing file, or its parent cannot be created
   ///   or written.
-  public init(validating url: URL) throws(InputError) {
+  package init(validating url: URL) throws(InputError) {
     self.url = url.standardizedFileURL
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
@@ -34,7 +34,7 @@ public struct ReportDirectory: Sendable {
   }
 
   /// Creates an empty staging directory next to the final one.
-  public func makeStaging() throws(InputError) -> URL {
+  package func makeStaging() throws(InputError) -> URL {
     let staging = parent.appendingPathComponent(".\(name).staging-\(getpid())")
     let manager = FileManager.default
     try? manager.removeItem(at: staging)
@@ -49,11 +49,11 @@ public struct ReportDirectory: Sendable {
 
   /// Where an interrupted run leaves what it had (`<out>.partial`): beside the last complete
   /// report, never in its place.
-  public var partialURL: URL { parent.appendingPathComponent(name + ".partial") }
+  package var partialURL: URL { parent.appendingPathComponent(name + ".partial") }
 
   /// Replaces the partial report with `staging` (the run was interrupted: the final
   /// directory stays as it was). Called in an interruption's critical section.
-  public func commitPartial(_ staging: URL) throws {
+  package func commitPartial(_ staging: URL) throws {
     let manager = FileManager.default
     try? manager.removeItem(at: partialURL)
     try manager.moveItem(at: staging, to: partialURL)
@@ -63,7 +63,7 @@ public struct ReportDirectory: Sendable {
   /// Replaces the final directory with `staging`, and removes an earlier run's partial
   /// report; an interruption's forced exit waits for the renames, so it never leaves the
   /// previous reports aside.
-  public func commit(_ staging: URL) throws {
+  package func commit(_ staging: URL) throws {
     try Interruption.critical {
       let manager = FileManager.default
       try? manager.removeItem(at: partialURL)
@@ -78,7 +78,7 @@ public struct ReportDirectory: Sendable {
   }
 
   /// Removes a staging directory of a run that will not commit.
-  public func discard(_ staging: URL) {
+  package func discard(_ staging: URL) {
     try? FileManager.default.removeItem(at: staging)
     Interruption.unregisterCleanup(staging.path)
   }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Writes `results.json` (a `RunRecord`) and gives the page the same facts as JSON values.
-public enum ResultsJSON {
+package enum ResultsJSON {
   /// Writes the run's `results.json`; its cases and steps were streamed to `files` already.
-  public static func write(_ tally: RunTally, files: RunRecord.Files, to url: URL) throws {
+  package static func write(_ tally: RunTally, files: RunRecord.Files, to url: URL) throws {
     guard let info = tally.info else { throw HarnessError("results.json: the run never started") }
     var record = RunRecord(tally, info: info, files: files)
     record.run.slowReads = SlowReads.take()

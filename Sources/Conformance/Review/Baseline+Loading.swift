@@ -6,7 +6,7 @@ extension Baseline {
   /// - Parameter plan: this run's plan, to list the baseline's failing cases it does not
   ///   sweep (`removed`); `nil` where nobody reports them (worker processes, shards).
   /// - Throws: `InputError` naming the file and line at fault (exit 2).
-  public static func load(_ path: URL, sweptBy plan: Plan? = nil) throws(InputError) -> Baseline {
+  package static func load(_ path: URL, sweptBy plan: Plan? = nil) throws(InputError) -> Baseline {
     try load(path, sweptBySteps: plan.map(PlanStepSet.index))
   }
 

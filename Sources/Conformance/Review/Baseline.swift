@@ -6,9 +6,9 @@ import ICUOracle
 /// Only what classification needs is kept: each failing case's actual value (as a digest,
 /// `Value.digest`), and the plan (which cases that run swept), so a case is `fixed` or a
 /// `new-failure` only if both runs swept it.
-public struct Baseline: Sendable {
+package struct Baseline: Sendable {
   /// How a case compares with the baseline.
-  public enum Class: String, Sendable, Codable, CaseIterable {
+  package enum Class: String, Sendable, Codable, CaseIterable {
     /// Fails now, passed in the baseline (which swept it).
     case newFailure = "new-failure"
     /// Failed in the baseline, passes now.
@@ -24,10 +24,10 @@ public struct Baseline: Sendable {
 
     /// The order a reviewer reads the classes in, on the page with JavaScript and without:
     /// what is new first, then what moved, then what stayed or went.
-    public static let readingOrder: [Class] = [.newFailure, .newCase, .changed, .fixed, .stillFailing, .removed]
+    package static let readingOrder: [Class] = [.newFailure, .newCase, .changed, .fixed, .stillFailing, .removed]
 
     /// The class in a reader's words: the page's legend.
-    public var meaning: String {
+    package var meaning: String {
       switch self {
       case .newFailure: "fails now, passed in the baseline"
       case .fixed: "failed in the baseline, passes now"
@@ -39,23 +39,23 @@ public struct Baseline: Sendable {
     }
   }
 
-  public var reference: BaselineReference
+  package var reference: BaselineReference
   /// The digest of each failing case's actual value, by case id (as a `CaseKey`).
   var failures: [CaseKey: UInt64]
   /// Each step the baseline swept, as results record it (`PlanStepSet.encode`), by its group
   /// id; decoded only for the few cases that ask (a new failure, a plan that changed).
   var steps: [String: String]
   /// The baseline's failing cases that the plan it was loaded for does not sweep.
-  public var removed: [String] = []
+  package var removed: [String] = []
 
-  public var path: String { reference.path }
-  public var started: String { reference.started }
+  package var path: String { reference.path }
+  package var started: String { reference.started }
 
   /// How many cases failed in the baseline.
-  public var failureCount: Int { failures.count }
+  package var failureCount: Int { failures.count }
 
   /// Whether the baseline run swept a case.
-  public func swept(_ id: CaseID) -> Bool {
+  package func swept(_ id: CaseID) -> Bool {
     // A step fixes some dimensions and varies the rest; try each way of splitting the id.
     for candidate in PlanStepSet.groupKeys(of: id) {
       if let step = steps[candidate] { return PlanStepSet.decode(step)?.1.contains(id) ?? false }
@@ -65,7 +65,7 @@ public struct Baseline: Sendable {
 
   /// The class of a case, or `nil` for a pass the baseline did not fail either, and for a
   /// case not run (it says nothing of the subject: neither fixed nor new).
-  public func classify(_ record: CaseRecord) -> Class? {
+  package func classify(_ record: CaseRecord) -> Class? {
     guard record.outcome.verdict != .notRun else { return nil }
     let failing = record.outcome.isFailure
     if let previous = failures[CaseKey(record.id.description)] {
@@ -92,10 +92,10 @@ struct CaseKey: Hashable, Sendable {
 }
 
 /// Which baseline a run compared with, as its reports name it.
-public struct BaselineReference: Sendable, Codable, Equatable {
-  public var path: String
+package struct BaselineReference: Sendable, Codable, Equatable {
+  package var path: String
   /// When the baseline run started (ISO 8601).
-  public var started: String
+  package var started: String
   /// Both sides' ICU versions of the baseline run.
-  public var versions: String
+  package var versions: String
 }

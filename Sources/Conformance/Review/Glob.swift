@@ -1,25 +1,25 @@
 /// A shell-style pattern for waiver matching: `*` any run of characters, `?` one character;
 /// a leading `!` negates.
-public struct Glob: Sendable, Equatable, CustomStringConvertible {
-  public let text: String
+package struct Glob: Sendable, Equatable, CustomStringConvertible {
+  package let text: String
   private let negated: Bool
   private let pattern: [Character]
 
-  public init(_ text: String) {
+  package init(_ text: String) {
     self.text = text
     self.negated = text.hasPrefix("!")
     self.pattern = Array(negated ? text.dropFirst() : text[...])
   }
 
-  public var description: String { text }
+  package var description: String { text }
 
   /// Whether the pattern names what it matches: not negated, with literal text beside its
   /// wildcards (`*trap (SIGILL) in …*`, not `*` or `!missing cells`).
-  public var namesLiterally: Bool {
+  package var namesLiterally: Bool {
     !negated && pattern.contains { $0 != "*" && $0 != "?" }
   }
 
-  public func matches(_ value: String) -> Bool {
+  package func matches(_ value: String) -> Bool {
     Self.match(pattern[...], Array(value)[...]) != negated
   }
 

@@ -4,16 +4,16 @@ import ICUOracle
 /// What a run knows to expect: active waivers and the baseline. Applied to each case by the
 /// thread or worker process that evaluated it, so the case's record carries its waiver and
 /// baseline class; the step records count the matches.
-public final class Review: Sendable {
-  public let waivers: [Waiver]
+package final class Review: Sendable {
+  package let waivers: [Waiver]
   /// Waivers that do not apply to this run, and why (expired, versions).
-  public let inactive: [(waiver: Waiver, reason: String)]
+  package let inactive: [(waiver: Waiver, reason: String)]
   /// Waivers about other subjects than this run's (`Waiver.subjects`), and whom each is
   /// about: not applied, and not stale either.
-  public let otherSubjects: [(waiver: Waiver, reason: String)]
-  public let baseline: Baseline?
+  package let otherSubjects: [(waiver: Waiver, reason: String)]
+  package let baseline: Baseline?
   /// What a failure that triage finds `oracle-stale` becomes (`--oracle-stale`).
-  public let oracleStale: OracleStalePolicy
+  package let oracleStale: OracleStalePolicy
   /// Per check id: the waivers that name it or match it by glob, in file order.
   private let byCheck: [String: [Int]]
   private let wildcard: [Int]
@@ -22,7 +22,7 @@ public final class Review: Sendable {
   private let byCheckForPasses: [String: [Int]]
   private let wildcardForPasses: [Int]
 
-  public init(waivers file: [Waiver], about subject: Subject, baseline: Baseline?,
+  package init(waivers file: [Waiver], about subject: Subject, baseline: Baseline?,
               versions: RunVersions, today: LocalDay, oracleStale: OracleStalePolicy = .apart) {
     self.oracleStale = oracleStale
     let (all, others) = WaiverFile.about(subject, file)
@@ -60,7 +60,7 @@ public final class Review: Sendable {
   }
 
   /// A review with nothing to expect (every failure is unexpected).
-  public static func none(versions: RunVersions) -> Review {
+  package static func none(versions: RunVersions) -> Review {
     Review(waivers: [], about: .pickerLogic, baseline: nil, versions: versions, today: LocalDay(julianDay: 0))
   }
 
@@ -70,7 +70,7 @@ public final class Review: Sendable {
   /// A case that newly fails against the baseline is waived only by a waiver whose scope
   /// lists it; a waiver that would have waived it otherwise is named (`outOfScope`), and the
   /// case counts as a new failure.
-  public func apply(_ record: inout CaseRecord) {
+  package func apply(_ record: inout CaseRecord) {
     let baselineClass = baseline?.classify(record)
     record.review.baseline = baselineClass
     // libicu's older data is not the subject's failure, and needs no waiver.
@@ -151,7 +151,7 @@ public enum FailOn: String, Sendable, CaseIterable {
 
   /// Whether the rule counts a case against the run: what turns the exit status, the JUnit
   /// file and the page red. (`reason` counts the same cases.)
-  public func counts(_ record: CaseRecord) -> Bool {
+  package func counts(_ record: CaseRecord) -> Bool {
     switch self {
     case .none: false
     case .any: [.failed, .errored, .waived, .unexpectedPass].contains(record.status)
@@ -162,12 +162,12 @@ public enum FailOn: String, Sendable, CaseIterable {
 
   /// The verdict as every surface words it (console, page, its data): `exit 1: <reason>`,
   /// or `exit 0: nothing for --fail-on <rule>`.
-  public func exitLine(_ counts: StatusCounts, newFailures: Int) -> String {
+  package func exitLine(_ counts: StatusCounts, newFailures: Int) -> String {
     verdict(counts, newFailures: newFailures).line
   }
 
   /// Whether the rule fires, and the exit line that says so.
-  public func verdict(_ counts: StatusCounts, newFailures: Int) -> (fires: Bool, line: String) {
+  package func verdict(_ counts: StatusCounts, newFailures: Int) -> (fires: Bool, line: String) {
     guard let reason = reason(counts, newFailures: newFailures) else {
       return (false, "exit 0: nothing for --fail-on \(rawValue)")
     }
@@ -175,7 +175,7 @@ public enum FailOn: String, Sendable, CaseIterable {
   }
 
   /// Why the rule fires for these counts, or `nil` when it does not.
-  public func reason(_ counts: StatusCounts, newFailures: Int) -> String? {
+  package func reason(_ counts: StatusCounts, newFailures: Int) -> String? {
     switch self {
     case .none:
       return nil

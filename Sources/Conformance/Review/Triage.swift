@@ -3,7 +3,7 @@
 /// Where the published reference covers a check (`Corpora/reference/`), three voices decide:
 /// libicu, Foundation's own ICU, and the reference at the release each side claims. Checks it
 /// does not cover yet keep the two-voice classes (`data-drift`, `unclassified`).
-public enum Triage: String, Sendable, Codable, CaseIterable {
+package enum Triage: String, Sendable, Codable, CaseIterable {
   /// libicu matches its release's reference and the subject the newer release it claims: the
   /// oracle's data is old, the subject is right.
   case oracleStale = "oracle-stale"
@@ -33,7 +33,7 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
 
   /// Classifies a failed outcome from the same case evaluated against Foundation's ICU, where
   /// no reference covers the check.
-  public static func classify(_ outcome: Outcome, against second: Outcome) -> Triage {
+  package static func classify(_ outcome: Outcome, against second: Outcome) -> Triage {
     switch second.verdict {
     case .passed: .dataDrift
     case .failed where second.expected == outcome.expected: .logicDefect
@@ -50,7 +50,7 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
   ///   - oracleRelease, subjectRelease: the reference at the release each side claims (the
   ///     subject's: the one it declares); `foundationRelease`: at Foundation's ICU's, which
   ///     `subjectICU` is held to (the subject's own for the seeds' logic).
-  public static func classify(oracle: Value, subject: Value, subjectICU: Value?,
+  package static func classify(oracle: Value, subject: Value, subjectICU: Value?,
                               oracleRelease: Value, subjectRelease: Value,
                               foundationRelease: Value? = nil) -> Triage {
     guard let subjectICU else { return .unclassified }
@@ -62,18 +62,18 @@ public enum Triage: String, Sendable, Codable, CaseIterable {
   }
 
   /// What the voices say of one failure, each a yes or no.
-  public struct Voices: Equatable {
-    public var subjectMatchesItsRelease: Bool
-    public var oracleMatchesItsRelease: Bool
-    public var subjectICUMatchesItsRelease: Bool
-    public var oracleAgreesWithSubjectICU: Bool
-    public var subjectAgreesWithSubjectICU: Bool
+  package struct Voices: Equatable {
+    package var subjectMatchesItsRelease: Bool
+    package var oracleMatchesItsRelease: Bool
+    package var subjectICUMatchesItsRelease: Bool
+    package var oracleAgreesWithSubjectICU: Bool
+    package var subjectAgreesWithSubjectICU: Bool
     /// The subject matches data it reads besides its ICU (the system's zone files), which
     /// differ from the release it claims.
-    public var subjectMatchesOtherData = false
+    package var subjectMatchesOtherData = false
   }
 
-  public static func classify(_ voices: Voices) -> Triage {
+  package static func classify(_ voices: Voices) -> Triage {
     if voices.subjectMatchesItsRelease && voices.oracleMatchesItsRelease { return .oracleStale }
     if voices.subjectMatchesItsRelease && voices.subjectICUMatchesItsRelease
       && !voices.oracleMatchesItsRelease { return .oracleDefect }

@@ -16,9 +16,9 @@ import ICUOracle
 ///
 /// A waiver is about some subjects (`subjects`): one that explains the seeds' algorithms never
 /// waives a team's case of the same pattern, whose cause is the team's own code.
-public struct Waiver: Sendable {
+package struct Waiver: Sendable {
   /// Which subjects the difference a waiver explains is about.
-  public enum Subjects: String, Sendable, CaseIterable {
+  package enum Subjects: String, Sendable, CaseIterable {
     /// The seeds' logic: the built-in subject, its mutants, an executor that says it is it.
     case seeds
     /// Any subject that computes with this harness's Foundation (its calendars, formatters
@@ -30,7 +30,7 @@ public struct Waiver: Sendable {
     case any
 
     /// Who, in a sentence's words.
-    public var described: String {
+    package var described: String {
       switch self {
       case .seeds: "the seeds' logic"
       case .foundation: "subjects that compute with Foundation"
@@ -39,45 +39,45 @@ public struct Waiver: Sendable {
     }
   }
 
-  public var id: String
+  package var id: String
   /// The subjects it is about.
-  public var subjects: Subjects = .any
+  package var subjects: Subjects = .any
   /// The checks it applies to (any of these globs).
-  public var checks: [Glob]
+  package var checks: [Glob]
   /// Dimension key (`locale`, `calendar`, `fw`, `zone`, `month`, `variant`) → any of these.
-  public var match: [(key: String, globs: [Glob])]
+  package var match: [(key: String, globs: [Glob])]
   /// The cases the waiver was written for, in the same form as `match`; `nil` when it names
   /// none (then no newly failing case is its own).
-  public var scope: [(key: String, globs: [Glob])]?
-  public var pattern: Glob?
-  public var triage: Triage?
-  public var reason: String
-  public var link: String
+  package var scope: [(key: String, globs: [Glob])]?
+  package var pattern: Glob?
+  package var triage: Triage?
+  package var reason: String
+  package var link: String
   /// The last day the waiver applies (UTC), if it expires.
-  public var expires: LocalDay?
+  package var expires: LocalDay?
   /// Version conditions: `libicu`, `foundationICU`, `oracleCLDR`, `subjectCLDR`, `oracleTZ`,
   /// `subjectTZ` → glob.
-  public var versions: [(key: String, glob: Glob)]
+  package var versions: [(key: String, glob: Glob)]
   /// Where it was written, for messages: `file` entry N.
-  public var location: String
+  package var location: String
 
   /// Whether the waiver can only match failures (it names a pattern or a triage).
-  public var failuresOnly: Bool { pattern != nil || triage != nil }
+  package var failuresOnly: Bool { pattern != nil || triage != nil }
 
   /// Whether the waiver matches a case's check and dimensions.
-  public func matches(_ id: CaseID) -> Bool {
+  package func matches(_ id: CaseID) -> Bool {
     checks.contains(where: { $0.matches(id.check) }) && Self.dimensions(match, hold: id)
   }
 
   /// Whether the waiver's scope lists a case (it matches it by id): what lets it waive a
   /// case that newly fails against a baseline.
-  public func scopeLists(_ id: CaseID) -> Bool {
+  package func scopeLists(_ id: CaseID) -> Bool {
     guard let scope else { return false }
     return Self.dimensions(scope, hold: id)
   }
 
   /// The scope as a reader reads it: `zone Pacific/Apia, Pacific/Kiritimati; month 2011-12-01`.
-  public var scopeText: String {
+  package var scopeText: String {
     (scope ?? []).map { key, globs in
       "\(key) " + globs.prefix(6).map(\.text).joined(separator: ", ")
         + (globs.count > 6 ? " … (\(globs.count) values)" : "")
@@ -99,7 +99,7 @@ public struct Waiver: Sendable {
   }
 
   /// What the waiver makes of a failing case it matches by id.
-  public enum Judgement: Equatable {
+  package enum Judgement: Equatable {
     /// The case is outside the waiver: another pattern, a fault the waiver does not name, or
     /// no triage to check its claim against.
     case outside
@@ -116,7 +116,7 @@ public struct Waiver: Sendable {
   /// run) is the waiver's only when its pattern names the fault: a positive pattern with
   /// literal text that matches the case's signature. A waiver written for a data difference
   /// (`*`, or `!missing cells`) never hides a crash.
-  public func judge(_ record: CaseRecord) -> Judgement {
+  package func judge(_ record: CaseRecord) -> Judgement {
     if record.outcome.verdict == .errored {
       guard let pattern, pattern.namesLiterally else { return .outside }
     }
@@ -134,11 +134,11 @@ public struct Waiver: Sendable {
   /// Each dimension its checks depend on must be swept whole (`all`, every first weekday,
   /// the default years or more), or be named by the waiver with plain values, each swept.
   /// Which of `checks` it applies to.
-  public func checks(of ids: [String]) -> [String] {
+  package func checks(of ids: [String]) -> [String] {
     ids.filter { id in checks.contains { $0.matches(id) } }
   }
 
-  public func sweptWhole(checks: [String], request: CorpusRequest, corpus: Corpus) -> Bool {
+  package func sweptWhole(checks: [String], request: CorpusRequest, corpus: Corpus) -> Bool {
     let named = CheckCatalog.all.filter { check in self.checks.contains { $0.matches(check.id) } }
     guard !named.isEmpty, named.allSatisfy({ checks.contains($0.id) }) else { return false }
     /// The waiver names `key` by plain values only, and the run swept each of them.
@@ -165,7 +165,7 @@ public struct Waiver: Sendable {
   }
 
   /// Why the waiver does not apply to this run, or `nil` when it does.
-  public func inactiveReason(today: LocalDay, versions run: RunVersions) -> String? {
+  package func inactiveReason(today: LocalDay, versions run: RunVersions) -> String? {
     if let expires, expires < today { return "expired on \(expires)" }
     for (key, glob) in versions {
       let value: String? = switch key {
@@ -186,8 +186,8 @@ public struct Waiver: Sendable {
 }
 
 /// The waiver file (`Corpora/known-differences.json`).
-public enum WaiverFile {
-  public static let schema = "conformance-waivers/1"
+package enum WaiverFile {
+  package static let schema = "conformance-waivers/1"
   static let dimensionKeys = Set(CaseID.keys)
   static let versionKeys: Set<String> = ["libicu", "foundationICU", "oracleCLDR", "subjectCLDR",
                                          "oracleTZ", "subjectTZ"]
@@ -195,7 +195,7 @@ public enum WaiverFile {
   /// Reads and validates a waiver file.
   ///
   /// - Throws: `InputError` naming the file and the entry at fault (exit 2).
-  public static func load(_ url: URL) throws(InputError) -> [Waiver] {
+  package static func load(_ url: URL) throws(InputError) -> [Waiver] {
     let data: Data
     do {
       data = try Data(contentsOf: url)
@@ -205,7 +205,7 @@ public enum WaiverFile {
     return try parse(data, name: url.path)
   }
 
-  public static func parse(_ data: Data, name: String) throws(InputError) -> [Waiver] {
+  package static func parse(_ data: Data, name: String) throws(InputError) -> [Waiver] {
     let root: JSONValue
     do {
       root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -353,7 +353,7 @@ extension WaiverFile {
 extension WaiverFile {
   /// The waivers about `subject` (`Waiver.subjects` among those it shares), and the others:
   /// a waiver for the seeds' algorithms is no explanation of a team's case.
-  public static func about(_ subject: Subject, _ waivers: [Waiver]) -> (applied: [Waiver], others: [Waiver]) {
+  package static func about(_ subject: Subject, _ waivers: [Waiver]) -> (applied: [Waiver], others: [Waiver]) {
     let shares = subject.shares
     return (waivers.filter { shares.contains($0.subjects) }, waivers.filter { !shares.contains($0.subjects) })
   }

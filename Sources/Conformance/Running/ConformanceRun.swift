@@ -11,7 +11,7 @@ public enum ConformanceRun {
     /// Why the status is not clean, for stderr.
     public var reason: String?
     /// Where the time went, for the benchmark.
-    public var timing = Timing()
+    package var timing = Timing()
     /// Cases evaluated.
     public var cases = 0
     /// The run's failure clusters, new failures and unexpected passes first (what a test
@@ -20,24 +20,24 @@ public enum ConformanceRun {
   }
 
   /// Seconds spent in each part of a run (wall unless marked CPU).
-  public struct Timing: Sendable {
-    public var load = 0.0
-    public var sweep = 0.0
+  package struct Timing: Sendable {
+    package var load = 0.0
+    package var sweep = 0.0
     /// Process CPU seconds during the sweep (all threads).
-    public var sweepCPU = 0.0
+    package var sweepCPU = 0.0
     /// CPU seconds of the calling thread during the sweep: receiving and recording results.
-    public var deliveryCPU = 0.0
+    package var deliveryCPU = 0.0
     /// CPU seconds of the threads evaluating steps, summed over steps (in-process runs; a
     /// worker process's are its own).
-    public var evaluationCPU = 0.0
-    public var write = 0.0
+    package var evaluationCPU = 0.0
+    package var write = 0.0
   }
 
   /// Runs the sweep `options` describe against `subject`.
   ///
   /// - Throws: `InputError` (exit 2) before any work when an input is bad;
   ///   `HarnessError` (exit 3) when the harness fails. A failing case is not an error.
-  public static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws -> Result {
+  package static func run(_ options: RunOptions, subject: Subject = .pickerLogic) throws -> Result {
     let started = ContinuousClock.now
     var options = options
     let checks = try selectChecks(options.checks)
@@ -186,7 +186,7 @@ public enum ConformanceRun {
     return lines
   }
 
-  public static func selectChecks(_ ids: [String]) throws(InputError) -> [any Check] {
+  package static func selectChecks(_ ids: [String]) throws(InputError) -> [any Check] {
     guard !ids.isEmpty else { return CheckCatalog.all }
     for id in ids where CheckCatalog.check(id) == nil {
       throw InputError("unknown check '\(id)'"
@@ -291,7 +291,7 @@ public enum ConformanceRun {
   }
 
   /// Writes the reports of a finished run whose cases and steps are already in `staging`.
-  public static func write(_ tally: RunTally, into staging: URL, files: RunRecord.Files,
+  package static func write(_ tally: RunTally, into staging: URL, files: RunRecord.Files,
                            history: [NightSummary] = []) throws {
     // Built side by side (JUnit is the largest, 18 MB a full sweep): one after another they
     // were a merge's last second.
@@ -310,7 +310,7 @@ public enum ConformanceRun {
     for result in written { try result.get() }
   }
 
-  public static func summarize(_ tally: RunTally, directory: ReportDirectory, failOn: FailOn)
+  package static func summarize(_ tally: RunTally, directory: ReportDirectory, failOn: FailOn)
     -> Result
   {
     let totals = tally.totals

@@ -7,16 +7,16 @@ import ICUOracle
 /// The oracle is libicu. A context built `forTriage` computes the same expectations through
 /// Foundation's own ICU instead (its month tables, zones, symbols and formats), so a failing
 /// case can be re-evaluated to tell data drift from a logic defect.
-public final class EvaluationContext {
-  public let corpus: Corpus
-  public let subject: Subject
+package final class EvaluationContext {
+  package let corpus: Corpus
+  package let subject: Subject
   let oracle: OracleSession
   let calendars = SubjectCalendars()
   private let locales: [String: Corpus.Locale]
   /// The month tables the expectations use: libicu's, or Foundation's ICU's for triage.
   private let monthTables: MonthTables
   /// Whether this context's oracle is Foundation's ICU.
-  public let isTriage: Bool
+  package let isTriage: Bool
   /// The subject's answers kept for triage, when this context's subject keeps them.
   var answers: SubjectAnswers?
   /// The executor answering the subject, when it is one: the runner evaluates a step's cases
@@ -31,9 +31,9 @@ public final class EvaluationContext {
   weak var primary: EvaluationContext?
   private var cycles: [String: DateTextCheck.Cycle] = [:]
   /// Whether checks record both sides' full values on every case (`--record all`).
-  public internal(set) var recordsValues = false
+  package internal(set) var recordsValues = false
 
-  public init(corpus: Corpus, subject: Subject) {
+  package init(corpus: Corpus, subject: Subject) {
     self.corpus = corpus
     self.subject = subject
     self.oracle = OracleSession(catalog: corpus.localeCatalog, tables: corpus.zoneTables,
@@ -57,7 +57,7 @@ public final class EvaluationContext {
   }
 
   /// A context whose oracle is Foundation's ICU, or `nil` when the corpus has no triage data.
-  public init?(forTriage corpus: Corpus, subject: Subject) {
+  package init?(forTriage corpus: Corpus, subject: Subject) {
     guard let triage = corpus.triage else { return nil }
     self.corpus = corpus
     self.subject = subject
@@ -74,7 +74,7 @@ public final class EvaluationContext {
   ///
   /// - Parameter recordsValues: the libicu context records both sides' full values
   ///   (`--record all`); triage's never does.
-  public static func worker(corpus: Corpus, subject: Subject, triage: Bool = true,
+  package static func worker(corpus: Corpus, subject: Subject, triage: Bool = true,
                             recordsValues: Bool = false)
     -> (context: EvaluationContext, triage: EvaluationContext?)
   {

@@ -3,7 +3,7 @@ import ICUOracle
 import Synchronization
 
 /// `conformance explain <case-id>`: re-runs one case and prints its inputs and values.
-public enum Explanation {
+package enum Explanation {
   /// Whether a run sweeps the case: the default selection (the core corpus), a run of the
   /// case's own locale, calendar, zone and years (`corpus`, which explain loads), or only an
   /// `--exhaustive` one (the month selection takes other months). Explain computes any id it
@@ -39,7 +39,7 @@ public enum Explanation {
   ///
   /// - Throws: `InputError` when the id is malformed, names something libicu does not know,
   ///   or the waiver file is bad.
-  public static func run(_ text: String, corporaDirectory: URL, waivers: URL? = nil,
+  package static func run(_ text: String, corporaDirectory: URL, waivers: URL? = nil,
                          subject: Subject = .pickerLogic)
     throws -> (status: ExitStatus, lines: [String])
   {
@@ -178,7 +178,7 @@ public enum Explanation {
   /// beside the fault, and the exit status is 1, not the crash's signal. A child that
   /// answers passes its lines and status through. An executor's subject is asked in this
   /// process: the executor is a process of its own already.
-  public static func isolated(_ text: String, corporaDirectory: URL, waivers: URL? = nil,
+  package static func isolated(_ text: String, corporaDirectory: URL, waivers: URL? = nil,
                               subject: Subject = .pickerLogic,
                               limit seconds: Double = 30)
     throws -> (status: ExitStatus, lines: [String])
@@ -305,35 +305,35 @@ public enum Explanation {
 /// with what decided the run's values: its subject (an executor is asked again), its waivers
 /// and corpora when they are not the defaults, and the fault it injected. Without them a case
 /// the run showed failed explains as passed (the built-in subject) or waived (other waivers).
-public struct ExplainCommand: Sendable, Codable, Equatable {
+package struct ExplainCommand: Sendable, Codable, Equatable {
   /// `--subject exec:`'s command; `nil`: the built-in subject, PickerLogic.
-  public var subject: String?
+  package var subject: String?
   /// `--waivers` when the run's file is not the one explain reads by default: a path, or
   /// `none`.
-  public var waivers: String?
+  package var waivers: String?
   /// `--corpora` when the run's is not `Corpora` in the working directory.
-  public var corpora: String?
+  package var corpora: String?
   /// `CONFORMANCE_FAULT` of the run (a test's injected fault).
-  public var fault: String?
+  package var fault: String?
   /// The executable that explains a case of a team's own functions, `swift run <it>
   /// explain`: the sweep's worker, which serves them (`ConformanceWorker`); `nil`:
   /// `conformance`, which knows the seeds' logic and executors only.
-  public var executable: String?
+  package var executable: String?
   /// A team's functions swept on its test's own threads: their name. No command outside
   /// that test reaches them, and the command says so and how to explain a case instead.
-  public var inProcess: String?
+  package var inProcess: String?
   /// The absolute path of the binary that ran (`RunOptions.explainLauncher`), which starts
   /// the command in place of `swift run conformance`; then `--corpora` is always given, so
   /// the command means the same from any directory.
-  public var launcher: String?
+  package var launcher: String?
 
-  public init(subject: String? = nil, waivers: String? = nil, corpora: String? = nil,
+  package init(subject: String? = nil, waivers: String? = nil, corpora: String? = nil,
               fault: String? = nil) {
     (self.subject, self.waivers, self.corpora, self.fault) = (subject, waivers, corpora, fault)
   }
 
   /// The command for a run made with `options`, in this process's environment.
-  public init(_ options: RunOptions,
+  package init(_ options: RunOptions,
               environment: [String: String] = ProcessInfo.processInfo.environment) {
     let corpora = options.request.corporaDirectory.standardizedFileURL
     let local = URL(fileURLWithPath: "Corpora").standardizedFileURL
@@ -351,11 +351,11 @@ public struct ExplainCommand: Sendable, Codable, Equatable {
   }
 
   /// Where an encoder of case records finds the run's command (`CaseRecord.encode(to:)`).
-  public static let userInfoKey = CodingUserInfoKey(rawValue: "explainCommand")!
+  package static let userInfoKey = CodingUserInfoKey(rawValue: "explainCommand")!
 
   /// `<binary> explain '<id>'` (or `swift run conformance explain '<id>'`) and the options
   /// that make it the run's case (a team's worker in place of `conformance`).
-  public func text(for id: CaseID) -> String {
+  package func text(for id: CaseID) -> String {
     if let inProcess {
       return "# \(inProcess)'s functions ran in its test's own process, which no shell command reaches: "
         + "explain the case there with ConformanceSweep.explain(" + Self.quoted(id.description, always: true)

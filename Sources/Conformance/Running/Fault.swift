@@ -13,17 +13,17 @@ import Synchronization
 /// - `week-of-year`: the real hang of `dateInterval(of: .weekOfYear)` in a Hebrew calendar
 ///   whose firstWeekday is 8.
 /// - `leak`: 4 KiB allocated and dropped, so `.ci/leak-check` can prove it sees a leak.
-public struct Fault: Sendable {
-  public enum Kind: String, Sendable { case trap, hang, closedRange = "closed-range", weekOfYear = "week-of-year", leak }
+package struct Fault: Sendable {
+  package enum Kind: String, Sendable { case trap, hang, closedRange = "closed-range", weekOfYear = "week-of-year", leak }
 
-  public var kind: Kind
-  public var cases: Glob
+  package var kind: Kind
+  package var cases: Glob
 
   /// The fault the environment asks for, if any (checked by `fromEnvironment` at start-up).
-  public static let current: Fault? = try? fromEnvironment()
+  package static let current: Fault? = try? fromEnvironment()
 
   /// Reads `CONFORMANCE_FAULT`; a value that is not `kind:glob` with a known kind is bad input.
-  public static func fromEnvironment(
+  package static func fromEnvironment(
     _ environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> Fault? {
     guard let text = environment["CONFORMANCE_FAULT"] else { return nil }

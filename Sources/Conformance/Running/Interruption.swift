@@ -10,7 +10,7 @@ import Synchronization
 /// the process ends within `deadline` of the signal: then the registered cleanups run (the
 /// staging directory goes) and it exits 128 + the signal. A commit's renames are a critical
 /// section the forced exit waits for.
-public enum Interruption {
+package enum Interruption {
   private static let signal = Atomic<Int32>(0)
   private struct Registry {
     var cancellations: [Int: @Sendable () -> Void] = [:]
@@ -23,11 +23,11 @@ public enum Interruption {
   private static let registry = Mutex(Registry())
 
   /// The signal that interrupted the run, or 0.
-  public static var received: Int32 { signal.load(ordering: .relaxed) }
+  package static var received: Int32 { signal.load(ordering: .relaxed) }
 
   /// Routes SIGINT and SIGTERM to `request` instead of ending the process at once (once per
   /// process: a test process sweeps many times).
-  public static func install() {
+  package static func install() {
     registry.withLock { registry in
       guard registry.sources.isEmpty else { return }
       for number in [SIGINT, SIGTERM] {
@@ -47,7 +47,7 @@ public enum Interruption {
   private static let exitLock = Mutex(())
 
   /// Marks the run interrupted, cancels what is running, and arms the forced exit.
-  public static func request(_ number: Int32) {
+  package static func request(_ number: Int32) {
     let first = signal.exchange(number, ordering: .relaxed) == 0
     let pending = registry.withLock { Array($0.cancellations.values) }
     for cancel in pending { cancel() }
@@ -69,7 +69,7 @@ public enum Interruption {
   /// Runs `body` (a run), interrupting it as SIGTERM does if this process's parent goes: a
   /// test binary whose `swift test` was killed is not killed with it (SwiftPM does not pass
   /// the signal on), and would sweep on, unread, with its workers.
-  public static func whileParentLives<T>(_ body: () throws -> T) rethrows -> T {
+  package static func whileParentLives<T>(_ body: () throws -> T) rethrows -> T {
     let (parent, flag) = (getppid(), DoneFlag())
     let watch = Thread {
       while !flag.done.load(ordering: .relaxed) {
@@ -125,18 +125,18 @@ public enum Interruption {
 
 /// The run was interrupted by a signal; nothing was written under the final name, and what
 /// it had, when it got that far, is a partial report (`partial`).
-public struct Interrupted: Error, CustomStringConvertible, Sendable {
-  public var signal: Int32
+package struct Interrupted: Error, CustomStringConvertible, Sendable {
+  package var signal: Int32
   /// The partial report, marked incomplete: the cases that ran before the signal.
-  public var partial: URL?
-  public var casesRun = 0
+  package var partial: URL?
+  package var casesRun = 0
 
-  public init(signal: Int32, partial: URL? = nil, casesRun: Int = 0) {
+  package init(signal: Int32, partial: URL? = nil, casesRun: Int = 0) {
     (self.signal, self.partial, self.casesRun) = (signal, partial, casesRun)
   }
 
-  public var name: String { signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)" }
-  public var description: String {
+  package var name: String { signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)" }
+  package var description: String {
     guard let partial else {
       return "interrupted by \(name): no report written, the previous reports are as they were"
     }

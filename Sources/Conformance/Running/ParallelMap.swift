@@ -27,8 +27,8 @@ enum ParallelMap {
 
 /// The number of cores this process may use: one in a worker's forked child, whose work
 /// must not wait on Dispatch's threads (`WorkerChildren`).
-public enum ProcessInfoCores {
-  public static var count: Int { WorkerChildren.inChild ? 1 : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+package enum ProcessInfoCores {
+  package static var count: Int { WorkerChildren.inChild ? 1 : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
 
 #if canImport(Glibc)

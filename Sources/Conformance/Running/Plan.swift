@@ -5,28 +5,28 @@ import ICUOracle
 /// Planning produces data and does not call the subject. A step is one group of cases (one
 /// JUnit testcase, one unit of work for a worker); its cases are expanded when it runs, so a
 /// plan for millions of cases stays small.
-public struct Plan: Sendable {
+package struct Plan: Sendable {
   /// One group of cases of one check: the group's fixed dimensions and the values of the
   /// dimensions that vary inside it.
-  public struct Step: Sendable {
+  package struct Step: Sendable {
     /// Index into `Plan.checks`.
-    public var checkIndex: Int
+    package var checkIndex: Int
     /// The step's place in the whole plan, the same in every shard: shards merge by it.
-    public var index = 0
+    package var index = 0
     /// The fixed dimensions (the rest are `nil`).
-    public var group: CaseID
+    package var group: CaseID
     /// Values of the dimensions that vary inside the step; empty when not a dimension.
-    public var firstWeekdays: [FirstWeekdaySetting] = []
-    public var months: [LocalDay] = []
-    public var variants: [String] = []
+    package var firstWeekdays: [FirstWeekdaySetting] = []
+    package var months: [LocalDay] = []
+    package var variants: [String] = []
 
     /// How many cases the step expands to.
-    public var caseCount: Int {
+    package var caseCount: Int {
       max(firstWeekdays.count, 1) * max(months.count, 1) * max(variants.count, 1)
     }
 
     /// The step's cases, months outermost, so consecutive cases share a month's geometry.
-    public func cases() -> [CaseID] {
+    package func cases() -> [CaseID] {
       var result: [CaseID] = []
       result.reserveCapacity(caseCount)
       let months: [LocalDay?] = self.months.isEmpty ? [nil] : self.months
@@ -47,24 +47,24 @@ public struct Plan: Sendable {
     }
 
     /// The testcase name of the step: its fixed dimension values.
-    public var name: String {
+    package var name: String {
       group.dimensionValues.map(\.value).joined(separator: " · ")
     }
   }
 
-  public var checks: [any Check]
-  public var steps: [Step]
-  public var coverage: [PlanCoverage]
+  package var checks: [any Check]
+  package var steps: [Step]
+  package var coverage: [PlanCoverage]
   /// With a shard: every shard's cases and expected CPU seconds (`StepCosts`), in order.
-  public var shards: [(cases: Int, cpuSeconds: Double)] = []
+  package var shards: [(cases: Int, cpuSeconds: Double)] = []
 
-  public var caseCount: Int { steps.reduce(0) { $0 + $1.caseCount } }
+  package var caseCount: Int { steps.reduce(0) { $0 + $1.caseCount } }
 }
 
 extension Plan {
   /// Plans `checks` over `corpus`; with `shard` (k of n, 1-based), keeps the k-th of n
   /// slices balanced by `costs` (see `balance`).
-  public static func make(corpus: Corpus, checks: [any Check],
+  package static func make(corpus: Corpus, checks: [any Check],
                           shard: (index: Int, count: Int)? = nil, costs: StepCosts = .uniform) -> Plan {
     var months = MonthSelection(corpus: corpus)
     let groupsByCheck = checks.map { Self.groups(check: $0, corpus: corpus) }
@@ -131,7 +131,7 @@ extension Plan {
 
   /// For each zone, its months that a zone with the same offsets around them sweeps
   /// instead, with that zone: what `make` leaves out for a check with `coverage`.
-  public static func equivalentMonths(corpus: Corpus, calendar: String, coverage: MonthCoverage)
+  package static func equivalentMonths(corpus: Corpus, calendar: String, coverage: MonthCoverage)
     -> [String: [LocalDay: String]]
   {
     var selection = MonthSelection(corpus: corpus)

@@ -1,26 +1,26 @@
 import ICUOracle
 /// What one check's part of a plan covers, stated next to the full cross product so a reader
 /// sees what planning saved.
-public struct PlanCoverage: Sendable, Codable, Equatable {
-  public var check: String
-  public var cases: Int
-  public var steps: Int
-  public var locales: Int
-  public var calendars: Int
-  public var firstWeekdays: Int
-  public var zones: Int
+package struct PlanCoverage: Sendable, Codable, Equatable {
+  package var check: String
+  package var cases: Int
+  package var steps: Int
+  package var locales: Int
+  package var calendars: Int
+  package var firstWeekdays: Int
+  package var zones: Int
   /// Distinct (calendar, zone, month) combinations swept.
-  public var zoneMonths: Int
+  package var zoneMonths: Int
   /// Zone-months not swept because a zone with the same offsets around them sweeps them
   /// (see `OffsetHistory`); their cases are covered by that zone's.
-  public var equivalentZoneMonths = 0
+  package var equivalentZoneMonths = 0
   /// Distinct (calendar, month) combinations swept, whatever the zone.
-  public var months: Int
+  package var months: Int
   /// The transitions inside the swept months, by kind.
-  public var transitionsByKind: [String: Int]
+  package var transitionsByKind: [String: Int]
   /// The case count had every dimension been crossed with every other (every month in every
   /// zone).
-  public var crossProduct: Int
+  package var crossProduct: Int
 
 
   init(check: any Check, steps: [Plan.Step], corpus: Corpus) {

@@ -3,42 +3,42 @@ import ICUOracle
 
 /// Both sides' versions, stated in every report: the two ICUs differ in data (CLDR, tz) as
 /// well as in code, and a reader needs to know which pair was compared.
-public struct RunVersions: Sendable, Codable, Equatable {
+package struct RunVersions: Sendable, Codable, Equatable {
   /// The Swift compiler that built the harness (and so the Foundation it runs on).
-  public var swift: String
+  package var swift: String
   /// The oracle: the system libicu.
-  public var oracle: ICUVersions
+  package var oracle: ICUVersions
   /// The ICU bundled with Foundation, read through its `swift_` symbols, when exposed.
-  public var subjectICU: ICUVersions?
+  package var subjectICU: ICUVersions?
   /// Why `subjectICU` is missing.
-  public var subjectICUProblem: String?
+  package var subjectICUProblem: String?
   /// Foundation's own answer for its tz data version (`TimeZone.timeZoneDataVersion`).
-  public var subjectTimeZoneData: String
+  package var subjectTimeZoneData: String
   /// The executor that answered for the subject (`py-picker 1.0 (exec:python3 x.py)`), when
   /// one did: its data and code are its own, Foundation's versions above are then triage's.
-  public var subjectExecutor: String?
+  package var subjectExecutor: String?
   /// The team's own functions that answered for the subject (ConformanceKit), by their name:
   /// their code, on this Foundation. `nil` for the built-in subject and an executor.
-  public var subjectFunctions: String?
+  package var subjectFunctions: String?
   /// The data releases the run's subject declares (`Subject.releases`): what triage and a
   /// waiver's `subjectCLDR`/`subjectTZ` judge it by. Foundation's for the seeds' logic; an
   /// executor's from its `hello` (none when it declares none). `nil` in results written
   /// before subjects declared releases, which were judged by Foundation's.
-  public var subjectReleases: DataReleases?
+  package var subjectReleases: DataReleases?
 
   /// The releases the subject is judged by (`subjectReleases`, else Foundation's).
-  public var judgedReleases: DataReleases { subjectReleases ?? .foundation }
+  package var judgedReleases: DataReleases { subjectReleases ?? .foundation }
 
   /// Who answered for the subject, in reports' words: `Foundation` for the seeds' logic, else
   /// the executor's or the team's subject's name.
-  public var subjectSide: String {
+  package var subjectSide: String {
     subjectExecutor.map { String($0.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
       ?? subjectFunctions ?? "Foundation"
   }
 
   /// These versions with the run's subject named: its executor or team functions, and the
   /// data releases it declares.
-  public func naming(_ subject: Subject) -> RunVersions {
+  package func naming(_ subject: Subject) -> RunVersions {
     var versions = self
     versions.subjectExecutor = subject.executor.map { "\(subject.name) (exec:\($0.command))" }
     versions.subjectFunctions = subject.isOwn ? subject.name : nil
@@ -47,7 +47,7 @@ public struct RunVersions: Sendable, Codable, Equatable {
   }
 
   /// Reads the versions of this process's libicu and Foundation.
-  public static func current() throws -> RunVersions {
+  package static func current() throws -> RunVersions {
     let oracle = try Corpus.harness { try ICUBackend.system.versions() }
     let subjectICU = try ICUBackend.foundation.map { backend in
       try Corpus.harness { try backend.versions() }
@@ -76,7 +76,7 @@ public struct RunVersions: Sendable, Codable, Equatable {
   }
 
   /// One line for consoles: `subject Foundation (ICU 76.1, CLDR 46.0, tz 2025b) vs …`.
-  public var summary: String {
+  package var summary: String {
     let subject = subjectICU.map { "ICU \($0.icu), CLDR \($0.cldr), tz \(subjectTimeZoneData)" }
       ?? "tz \(subjectTimeZoneData); its ICU is not visible: \(subjectICUProblem ?? "?")"
     let oracleText = "oracle: libicu \(oracle.icu) (CLDR \(oracle.cldr), tz \(oracle.tz))"

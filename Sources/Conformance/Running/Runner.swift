@@ -2,21 +2,21 @@ import Foundation
 
 /// Runs a plan on worker threads and reports each case as an event, in plan order whatever
 /// the scheduling.
-public struct Runner: Sendable {
-  public var plan: Plan
-  public var corpus: Corpus
-  public var subject: Subject
+package struct Runner: Sendable {
+  package var plan: Plan
+  package var corpus: Corpus
+  package var subject: Subject
   /// Threads evaluating steps at once.
-  public var workers: Int
+  package var workers: Int
   /// Keep every case in its step's record (`--record all`), not only those that did not pass.
-  public var recordAll = false
+  package var recordAll = false
   /// Re-evaluate failing cases against Foundation's ICU to classify them (needs
   /// `corpus.triage`).
-  public var triage = true
+  package var triage = true
   /// Waivers and baseline applied to every case; `nil`: nothing is expected.
-  public var review: Review?
+  package var review: Review?
 
-  public init(plan: Plan, corpus: Corpus, subject: Subject,
+  package init(plan: Plan, corpus: Corpus, subject: Subject,
               workers: Int = ProcessInfoCores.count, recordAll: Bool = false) {
     self.plan = plan
     self.corpus = corpus
@@ -31,7 +31,7 @@ public struct Runner: Sendable {
   /// Each thread takes steps from a `StepScheduler`, which may hand them out a bounded
   /// number of cases ahead of delivery, so the results held in memory stay bounded while
   /// delivery (reports, logs) overlaps with evaluation.
-  public func run(_ handler: EventHandler) {
+  package func run(_ handler: EventHandler) {
     let scheduler = StepScheduler(plan: plan, window: .init(cases: Self.maxCasesAhead))
     let (corpus, subject, recordAll, triage, review) = (corpus, subject, recordAll, triage, review)
     let zoneClasses = corpus.zoneClasses
@@ -60,7 +60,7 @@ public struct Runner: Sendable {
   static let maxCasesAhead = 100_000
 
   /// Evaluates one case by itself (for `explain` and tests).
-  public static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext)
+  package static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext)
     -> Outcome
   {
     if let absent = check.subjectFunctions.first(where: context.subject.missing.contains) {
@@ -80,7 +80,7 @@ public struct Runner: Sendable {
 
   /// Evaluates a case and, when it fails and `triage` is given, classifies the failure by
   /// evaluating it again with Foundation's ICU as the oracle.
-  public static func evaluate(_ id: CaseID, step: Int, check: any Check,
+  package static func evaluate(_ id: CaseID, step: Int, check: any Check,
                               context: EvaluationContext, triage: EvaluationContext?)
     -> CaseRecord
   {

@@ -8,8 +8,8 @@ import ICUOracle
 /// Each shard's step records are read whole (they are small); its cases are streamed. Steps
 /// are replayed in plan order, each with its shard's cases, through the same recorder a run
 /// uses, so every count is made as a single run makes it.
-public enum ShardMerge {
-  public static func run(_ directories: [URL], out: URL) throws -> ConformanceRun.Result {
+package enum ShardMerge {
+  package static func run(_ directories: [URL], out: URL) throws -> ConformanceRun.Result {
     guard !directories.isEmpty else { throw InputError("merge needs the shards' report directories") }
     let shards = try directories.map(ShardReport.init)
     try validate(shards)

@@ -1,6 +1,6 @@
 /// `--shard auto`: the slice a CI system gives this runner, from its own variables, so one
 /// job definition serves every runner of a matrix.
-public enum ShardSelection {
+package enum ShardSelection {
   /// The variables read, as (index, total, index base, where they come from).
   static let sources: [(index: String, total: String, base: Int, system: String)] = [
     ("CI_NODE_INDEX", "CI_NODE_TOTAL", 1, "GitLab parallel:"),
@@ -15,7 +15,7 @@ public enum ShardSelection {
   ///
   /// - Throws: `InputError` when none is set, a value is not a number, one of a pair is
   ///   missing, or two disagree, naming the variables.
-  public static func fromEnvironment(_ environment: [String: String]) throws(InputError) -> (index: Int, count: Int) {
+  package static func fromEnvironment(_ environment: [String: String]) throws(InputError) -> (index: Int, count: Int) {
     var found: [(shard: (index: Int, count: Int), from: String)] = []
     if let text = environment["CONFORMANCE_SHARD"] {
       let parts = text.split(separator: "/", omittingEmptySubsequences: false)

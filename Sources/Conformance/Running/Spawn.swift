@@ -9,12 +9,12 @@ import Foundation
 /// never sees its child end, so `waitUntilExit` waits for the other child too: two workers
 /// started together, one killed from outside, and the run waited for its sibling, which
 /// waited for the run. The test "Children started together" shows the leak without the lock.
-public enum Spawn {
+package enum Spawn {
   private static let lock = NSLock()
 
   /// Runs `body` (make the child's pipes, then `run()` it) while no other child of this
   /// process is being started.
-  public static func serially<T>(_ body: () throws -> T) rethrows -> T {
+  package static func serially<T>(_ body: () throws -> T) rethrows -> T {
     lock.lock()
     defer { lock.unlock() }
     return try body()

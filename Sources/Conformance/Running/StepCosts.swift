@@ -8,62 +8,62 @@ import Foundation
 /// slice. Fitted from a run's step records (`conformance costs DIR`, and `bench` after its
 /// full sweep) and kept in `Corpora/step-costs.json`, so every shard of a night, on any
 /// runner, cuts the same plan the same way.
-public struct StepCosts: Sendable, Equatable, Codable {
-  public static let schema = "conformance-step-costs/1"
-  public static let fileName = "step-costs.json"
+package struct StepCosts: Sendable, Equatable, Codable {
+  package static let schema = "conformance-step-costs/1"
+  package static let fileName = "step-costs.json"
 
   /// Per case, with finer rates where the fit had them.
-  public struct Rate: Sendable, Equatable, Codable {
+  package struct Rate: Sendable, Equatable, Codable {
     /// Microseconds of CPU per case, evaluating it.
-    public var perCase: Double
+    package var perCase: Double
     /// The share of cases that did not pass (each costs `perNonPassing` more).
-    public var nonPassing: Double?
+    package var nonPassing: Double?
     /// CPU seconds of the slowest case the fit's run met in the check, or in one calendar of
     /// it, as its worker's watchdog saw it (to within a poll, 20 ms: 0 when no case lasted
     /// one); `nil` when none of these steps ran in a worker. Each case's limit is derived
     /// from it (`WorkerLimits`).
-    public var slowestCase: Double?
+    package var slowestCase: Double?
     /// Finer rates by calendar (checks' calendars) or by zone class (inside a calendar).
-    public var calendars: [String: Rate]?
-    public var zoneClasses: [String: Rate]?
+    package var calendars: [String: Rate]?
+    package var zoneClasses: [String: Rate]?
 
-    public init(perCase: Double, nonPassing: Double? = nil, slowestCase: Double? = nil,
+    package init(perCase: Double, nonPassing: Double? = nil, slowestCase: Double? = nil,
                 calendars: [String: Rate]? = nil, zoneClasses: [String: Rate]? = nil) {
       (self.perCase, self.nonPassing, self.slowestCase) = (perCase, nonPassing, slowestCase)
       (self.calendars, self.zoneClasses) = (calendars, zoneClasses)
     }
   }
 
-  public var schema = StepCosts.schema
+  package var schema = StepCosts.schema
   /// Where the rates were measured (the run's path and start), for a reader.
-  public var measured: String
+  package var measured: String
   /// Microseconds of CPU a case that did not pass costs beyond its evaluation: its record
   /// written by the worker, read, reviewed and written again by the run (measured by
   /// `bench --shards`: 8 shards of the full sweep, 97 µs).
-  public var perNonPassing: Double = StepCosts.defaultPerNonPassing
-  public var checks: [String: Rate]
+  package var perNonPassing: Double = StepCosts.defaultPerNonPassing
+  package var checks: [String: Rate]
   /// Per check, the steps that cost at least `stepThreshold` when measured, by their group's
   /// dimensions (`calendar=chinese|zone=America/Havana`): microseconds per case, their share
   /// of not passing included. One run's step CPU predicts the next's to within a few percent,
   /// where a class's average misses a step by 30 times, so shards cut on these come out
   /// even where class rates did not (`Scripts/shard-balance.py` replays a cut).
-  public var steps: [String: [String: Double]]?
+  package var steps: [String: [String: Double]]?
 
-  public static let defaultPerNonPassing = 97.0
+  package static let defaultPerNonPassing = 97.0
   /// Steps measured below this (in microseconds) keep their class's rate: a few thousand
   /// steps carry the imbalance, and the file stays small.
-  public static let stepThreshold = 10_000.0
+  package static let stepThreshold = 10_000.0
 
-  public init(measured: String, perNonPassing: Double = StepCosts.defaultPerNonPassing, checks: [String: Rate],
+  package init(measured: String, perNonPassing: Double = StepCosts.defaultPerNonPassing, checks: [String: Rate],
               steps: [String: [String: Double]]? = nil) {
     (self.measured, self.perNonPassing, self.checks, self.steps) = (measured, perNonPassing, checks, steps)
   }
 
   /// A model with no rates: every case costs the same (shards then balance case counts).
-  public static let uniform = StepCosts(measured: "none (every case costs the same)", checks: [:])
+  package static let uniform = StepCosts(measured: "none (every case costs the same)", checks: [:])
 
   /// The expected CPU microseconds of `step`.
-  public func cost(of step: Plan.Step, check: String, zoneClass: String?) -> Double {
+  package func cost(of step: Plan.Step, check: String, zoneClass: String?) -> Double {
     if let measured = steps?[check], let rate = measured[Self.stepKey(step.group.description, check: check)] {
       return Double(step.caseCount) * rate
     }
@@ -94,7 +94,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
 
   /// A short digest of the rates, stated in every shard's options: shards cut with
   /// different models do not cover the plan once, so `merge` refuses to combine them.
-  public var digest: String {
+  package var digest: String {
     var hash: UInt64 = 0xcbf29ce484222325
     var data = (try? RecordCoding.lineEncoder().encode(checks)) ?? Data()
     if let steps { data += (try? RecordCoding.lineEncoder().encode(steps)) ?? Data() }
@@ -109,7 +109,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
   /// The model in `directory` (a corpus directory), or `uniform` when it has none.
   ///
   /// - Throws: `InputError` naming the file when it does not read as a model.
-  public static func load(corpora directory: URL) throws(InputError) -> StepCosts {
+  package static func load(corpora directory: URL) throws(InputError) -> StepCosts {
     let url = directory.appendingPathComponent(fileName)
     guard FileManager.default.fileExists(atPath: url.path) else { return .uniform }
     do {
@@ -130,7 +130,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
   /// each step's own rate when the step costs at least `stepThreshold`.
   /// A step of an `isolated` run (one in worker processes) without a slowest case had none
   /// that lasted a watchdog's poll: its slowest counts as 0.
-  public static func fit(_ steps: [StepRecord], zoneClasses: [String: String], measured: String,
+  package static func fit(_ steps: [StepRecord], zoneClasses: [String: String], measured: String,
                          isolated: Bool = false) -> StepCosts {
     struct Sum { var cpu = 0.0; var cases = 0; var nonPassing = 0; var slowest: Double? }
     // Three significant digits: the file stays readable and its digest stable.
@@ -200,7 +200,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
 
   /// Rates from a finished run's results directory (ideally a full sweep's: a step the run
   /// did not sweep falls back to its check's rate).
-  public static func fit(results directory: URL) throws -> StepCosts {
+  package static func fit(results directory: URL) throws -> StepCosts {
     let results = try ResultsDirectory(directory, role: "costs", as: RunRecord.self)
     var steps: [StepRecord] = []
     let reader = try results.steps()
@@ -225,7 +225,7 @@ public struct StepCosts: Sendable, Equatable, Codable {
   }
 
   /// The model as the file holds it: sorted keys, one check a line or so.
-  public func encoded() throws -> Data {
+  package func encoded() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
     return try encoder.encode(self) + Data("\n".utf8)

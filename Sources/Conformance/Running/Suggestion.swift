@@ -1,13 +1,13 @@
 /// "Did you mean …?" for a misspelt option, value, check or calendar: the known word closest
 /// to what was typed, by edit distance, when it is close enough to be the likely intent.
-public enum Suggestion {
+package enum Suggestion {
   /// ` (did you mean 'x'?)`, or empty when no known word is within a third of the typed
   /// word's length (at least 2) of it.
-  public static func didYouMean(_ typed: String, among known: some Sequence<String>) -> String {
+  package static func didYouMean(_ typed: String, among known: some Sequence<String>) -> String {
     closest(to: typed, among: known).map { " (did you mean '\($0)'?)" } ?? ""
   }
 
-  public static func closest(to typed: String, among known: some Sequence<String>) -> String? {
+  package static func closest(to typed: String, among known: some Sequence<String>) -> String? {
     let limit = max(2, typed.count / 3)
     var best: (word: String, distance: Int)?
     for word in known where word != typed {

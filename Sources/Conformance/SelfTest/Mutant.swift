@@ -3,17 +3,17 @@ import PickerLogic
 
 /// A deliberately wrong subject: the seeds' logic with one plausible mistake, which the
 /// harness must catch (`conformance self-test`).
-public struct Mutant: Sendable {
-  public var name: String
+package struct Mutant: Sendable {
+  package var name: String
   /// The subject's functions it changes: only the checks that call one can catch it, so its
   /// run sweeps only those.
-  public var changes: Set<Subject.Function>
+  package var changes: Set<Subject.Function>
   /// The mistake, in a sentence.
-  public var mistake: String
-  public var make: @Sendable (Subject) -> Subject
+  package var mistake: String
+  package var make: @Sendable (Subject) -> Subject
 
   /// The mistakes issue 6 lists, each a one-function change of the real subject.
-  public static let all: [Mutant] = [
+  package static let all: [Mutant] = [
     Mutant(name: "blanks-ignore-first-weekday", changes: [.leadingBlanks],
            mistake: "leading blanks counted from Sunday whatever firstWeekday says") { base in
       var subject = base

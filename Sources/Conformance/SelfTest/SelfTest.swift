@@ -10,27 +10,27 @@ import ICUOracle
 /// Each mutant's run has the real subject's as its baseline, as a nightly has last night's:
 /// a mistake whose failures a waiver written for other cases matches is still caught, since
 /// the waiver's scope does not list them (new is news).
-public enum SelfTest {
+package enum SelfTest {
   /// What one subject's run showed.
-  public struct Row: Sendable {
-    public var subject: String
-    public var mistake: String
+  package struct Row: Sendable {
+    package var subject: String
+    package var mistake: String
     /// Checks that flagged it, with how many cases each.
-    public var caughtBy: [(check: String, cases: Int)]
+    package var caughtBy: [(check: String, cases: Int)]
     /// One flagged case, to `explain`.
-    public var example: String?
-    public var caught: Bool { !caughtBy.isEmpty }
+    package var example: String?
+    package var caught: Bool { !caughtBy.isEmpty }
   }
 
-  public struct Report: Sendable {
-    public var rows: [Row]
+  package struct Report: Sendable {
+    package var rows: [Row]
     /// The real subject is the first row: it must not be caught; every mutant must.
-    public var passed: Bool {
+    package var passed: Bool {
       guard let real = rows.first else { return false }
       return !real.caught && rows.dropFirst().allSatisfy(\.caught)
     }
 
-    public var lines: [String] {
+    package var lines: [String] {
       var lines = ["subject | checks that caught it | example case", "--- | --- | ---"]
       for row in rows {
         let checks = row.caughtBy.map { "\($0.check) (\($0.cases))" }.joined(separator: ", ")
@@ -48,7 +48,7 @@ public enum SelfTest {
   /// - Parameter realRun: a finished run of the real subject on the core corpus (the quick
   ///   start's, in CI), read for the real subject's row instead of sweeping it again; it must
   ///   be the run this would make (see `finishedRun`).
-  public static func run(corporaDirectory: URL, jobs: Int, mutants: [Mutant] = Mutant.all,
+  package static func run(corporaDirectory: URL, jobs: Int, mutants: [Mutant] = Mutant.all,
                          realRun: URL? = nil, log: (String) -> Void) throws -> Report {
     let corpus = try Corpus.load(CorpusRequest(corporaDirectory: corporaDirectory))
     let plan = Plan.make(corpus: corpus, checks: CheckCatalog.all)

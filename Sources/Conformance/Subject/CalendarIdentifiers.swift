@@ -1,9 +1,9 @@
 import Foundation
 
 /// Maps CLDR calendar identifiers (the corpus's spelling) to Foundation's.
-public enum CalendarIdentifiers {
+package enum CalendarIdentifiers {
   /// Foundation's identifier for a CLDR one, or `nil` when Foundation has no such calendar.
-  public static func foundation(_ cldr: String) -> Calendar.Identifier? {
+  package static func foundation(_ cldr: String) -> Calendar.Identifier? {
     switch cldr {
     case "gregorian": .gregorian
     case "buddhist": .buddhist
@@ -38,7 +38,7 @@ public enum CalendarIdentifiers {
 
   /// The CLDR identifier of a Foundation calendar (its identifier's own spelling for one the
   /// corpus does not name).
-  public static func cldr(_ identifier: Calendar.Identifier) -> String {
+  package static func cldr(_ identifier: Calendar.Identifier) -> String {
     cldrByFoundation[identifier] ?? "\(identifier)"
   }
 
@@ -51,7 +51,7 @@ public enum CalendarIdentifiers {
 
   /// Identifiers Foundation offers beyond `Corpora/calendars.txt`; the corpus asks libicu
   /// whether it has each one, and those it lacks run invariant checks only.
-  public static let foundationExtras = [
+  package static let foundationExtras = [
     "bangla", "gujarati", "kannada", "malayalam", "marathi", "odia", "tamil", "telugu", "vikram",
     "vietnamese",
   ]

@@ -10,7 +10,7 @@ extension Subject {
   ///
   /// Dates are compared as dates (their Gregorian fields at the zone's wall time), never as
   /// instants or through `startOfDay`: that is where the seeds' logic deviates.
-  public static let contract: Subject = {
+  package static let contract: Subject = {
     var subject = Subject.pickerLogic
     subject.name = "Contract"
     subject.shares = [.foundation, .any]

@@ -5,46 +5,46 @@ import PickerLogic
 ///
 /// `pickerLogic` forwards to the `PickerLogic` module. Tests and `self-test` swap single
 /// functions for deliberately wrong ones (mutants) to prove that a check catches them.
-public struct Subject: Sendable {
-  public typealias Selection = CalendarRangeSelectorLogic.Selection
-  public typealias Role = CalendarRangeSelectorLogic.Role
+package struct Subject: Sendable {
+  package typealias Selection = CalendarRangeSelectorLogic.Selection
+  package typealias Role = CalendarRangeSelectorLogic.Role
 
   /// A short name for reports (`PickerLogic`, or the mutant's name).
-  public var name: String
+  package var name: String
   /// Blank cells before day 1 of `month`'s grid: (month, calendar).
-  public var leadingBlanks: SubjectCall<Date, Calendar, Int>
+  package var leadingBlanks: SubjectCall<Date, Calendar, Int>
   /// The grid's column headers from the first weekday on: (calendar).
-  public var weekdaySymbols: SubjectCall<Calendar, [String]>
+  package var weekdaySymbols: SubjectCall<Calendar, [String]>
   /// Whether a new pick closes the inline picker, another day: (old, new, calendar).
-  public var closes: SubjectCall<Date, Date, Calendar, Bool>
+  package var closes: SubjectCall<Date, Date, Calendar, Bool>
   /// The range after a tap on a day: (day, selection, calendar).
-  public var selecting: SubjectCall<Date, Selection, Calendar, Selection>
+  package var selecting: SubjectCall<Date, Selection, Calendar, Selection>
   /// A day's role in the range: (day, selection, calendar).
-  public var role: SubjectCall<Date, Selection, Calendar, Role>
+  package var role: SubjectCall<Date, Selection, Calendar, Role>
   /// The days of `month`'s grid: (month, calendar).
-  public var days: SubjectCall<Date, Calendar, [Date]>
+  package var days: SubjectCall<Date, Calendar, [Date]>
   /// The month the previous or next button shows: (month, offset, calendar).
-  public var paging: SubjectCall<Date, Int, Calendar, Date?>
+  package var paging: SubjectCall<Date, Int, Calendar, Date?>
   /// The "N nights" count: (start, end, calendar).
-  public var nights: SubjectCall<Date, Date, Calendar, Int>
+  package var nights: SubjectCall<Date, Date, Calendar, Int>
   /// A return date clamped to the departure: (comeback, departure).
-  public var clampedReturn: SubjectCall<Date, Date, Date>
+  package var clampedReturn: SubjectCall<Date, Date, Date>
   /// A date's text: (kind, date, calendar, locale).
-  public var text: SubjectCall<DateText, Date, Calendar, Locale, String>
+  package var text: SubjectCall<DateText, Date, Calendar, Locale, String>
   /// Seed 004's field read back by the formatter that wrote it: (text, calendar, locale).
-  public var fieldDate: SubjectCall<String, Calendar, Locale, Date?>
+  package var fieldDate: SubjectCall<String, Calendar, Locale, Date?>
   /// Drives a disclosure row through taps and selections; one snapshot after each action:
   /// (kind, start, actions, calendar, locale).
-  public var disclosure: SubjectCall<DisclosureRow.Kind, Date, [DisclosureAction], Calendar, Locale,
+  package var disclosure: SubjectCall<DisclosureRow.Kind, Date, [DisclosureAction], Calendar, Locale,
                                      [DisclosureSnapshot]>
 
   /// The subject's functions by name: what a check calls (`Check.subjectFunctions`), what a
   /// subject may lack (`missing`), one slot each for a hook's bookkeeping.
-  public enum Function: Int, CaseIterable, Sendable, CustomStringConvertible {
+  package enum Function: Int, CaseIterable, Sendable, CustomStringConvertible {
     case leadingBlanks, weekdaySymbols, closes, selecting, role, days, paging, nights
     case clampedReturn, text, fieldDate, disclosure
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .leadingBlanks: "leadingBlanks"
       case .weekdaySymbols: "weekdaySymbols"
@@ -64,12 +64,12 @@ public struct Subject: Sendable {
 
   /// Functions this subject does not provide: the cases of a check that calls one are
   /// skipped with that reason (a team's own subject may cover part of the seeds' logic).
-  public var missing: Set<Function> = []
+  package var missing: Set<Function> = []
   /// Why a missing function is missing, when the subject says (an executor's `hello`).
-  public var missingReasons: [Function: String] = [:]
+  package var missingReasons: [Function: String] = [:]
   /// The kinds of date text `text` gives, when not all (`SubjectFunctions.textKinds`): a
   /// case of another kind is skipped, as an executor's `unsupported` answer skips it.
-  public var textKinds: Set<DateText>?
+  package var textKinds: Set<DateText>?
 
   /// Throws the skip of a case that asks `text` for a kind this subject does not give.
   func requireText(_ kind: DateText) throws(SubjectUnavailable) {
@@ -87,16 +87,16 @@ public struct Subject: Sendable {
   /// The known differences this subject shares (a waiver's `subjects`): the seeds' and
   /// Foundation's for the built-in subject and its mutants, Foundation's for a team's
   /// functions, and what an executor's `hello` says (`shares`).
-  public internal(set) var shares: Set<Waiver.Subjects> = [.seeds, .foundation, .any]
+  package internal(set) var shares: Set<Waiver.Subjects> = [.seeds, .foundation, .any]
   /// The data releases the subject declares (`DataReleases`); `nil`: Foundation's, which the
   /// seeds' logic and a team's Swift functions compute with unless the team says otherwise.
   var declaredReleases: DataReleases?
 
   /// The releases triage judges this subject's answers against.
-  public var releases: DataReleases { declaredReleases ?? .foundation }
+  package var releases: DataReleases { declaredReleases ?? .foundation }
 
   /// The real subject: the seeds' logic as re-implemented in `PickerLogic`.
-  public static let pickerLogic = Subject(
+  package static let pickerLogic = Subject(
     name: "PickerLogic",
     leadingBlanks: .init { CalendarRangeSelectorLogic.leadingBlanks(inMonthOf: $0, calendar: $1) },
     weekdaySymbols: .init { CalendarRangeSelectorLogic.weekdaySymbols(calendar: $0) },

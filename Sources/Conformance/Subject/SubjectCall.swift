@@ -2,14 +2,14 @@
 /// (`subject.leadingBlanks(month, calendar)`), and, unlike a closure of variadic type, read
 /// and replaced by code generic over every function (`Subject.functions`): the hook, a
 /// team's functions and an executor's questions are derived from one list that way.
-public struct SubjectCall<each Argument: Equatable & Sendable, Answer: Sendable>: Sendable {
-  public let body: @Sendable (repeat each Argument) -> Answer
+package struct SubjectCall<each Argument: Equatable & Sendable, Answer: Sendable>: Sendable {
+  package let body: @Sendable (repeat each Argument) -> Answer
 
-  public init(_ body: @escaping @Sendable (repeat each Argument) -> Answer) {
+  package init(_ body: @escaping @Sendable (repeat each Argument) -> Answer) {
     self.body = body
   }
 
-  public func callAsFunction(_ arguments: repeat each Argument) -> Answer {
+  package func callAsFunction(_ arguments: repeat each Argument) -> Answer {
     body(repeat each arguments)
   }
 }

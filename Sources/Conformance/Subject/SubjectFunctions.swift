@@ -13,10 +13,10 @@ public struct SubjectFunctions: Sendable {
   public var leadingBlanks: (@Sendable (_ month: Date, _ calendar: Calendar) -> Int)?
   public var weekdaySymbols: (@Sendable (_ calendar: Calendar) -> [String])?
   public var closes: (@Sendable (_ old: Date, _ new: Date, _ calendar: Calendar) -> Bool)?
-  public var selecting: (@Sendable (_ day: Date, _ selection: Subject.Selection, _ calendar: Calendar)
-    -> Subject.Selection)?
-  public var role: (@Sendable (_ day: Date, _ selection: Subject.Selection, _ calendar: Calendar)
-    -> Subject.Role)?
+  public var selecting: (@Sendable (_ day: Date, _ selection: CalendarRangeSelectorLogic.Selection, _ calendar: Calendar)
+    -> CalendarRangeSelectorLogic.Selection)?
+  public var role: (@Sendable (_ day: Date, _ selection: CalendarRangeSelectorLogic.Selection, _ calendar: Calendar)
+    -> CalendarRangeSelectorLogic.Role)?
   public var days: (@Sendable (_ month: Date, _ calendar: Calendar) -> [Date])?
   public var paging: (@Sendable (_ month: Date, _ offset: Int, _ calendar: Calendar) -> Date?)?
   public var nights: (@Sendable (_ start: Date, _ end: Date, _ calendar: Calendar) -> Int)?
@@ -42,7 +42,7 @@ public struct SubjectFunctions: Sendable {
 
   /// The subject the checks call: the functions given, and for each missing one a stand-in
   /// that is never called (its checks are skipped) and its name in `missing`.
-  public var subject: Subject {
+  package var subject: Subject {
     var subject = Subject.pickerLogic
     subject.name = name
     subject.missing = []

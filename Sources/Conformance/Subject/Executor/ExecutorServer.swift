@@ -10,7 +10,7 @@ import PickerLogic
 /// Answers are written when no further question is waiting in stdin, so a batch costs a
 /// few writes (the protocol asks for a flush after each answer; an answer that waits in
 /// this buffer is followed at once by the next).
-public enum ExecutorServer {
+package enum ExecutorServer {
   /// A question's fields: every function's arguments, each optional.
   struct Question: Decodable, Equatable {
     var id: Int
@@ -63,8 +63,8 @@ public enum ExecutorServer {
   /// A deliberate fault, for tests of what the harness makes of a misbehaving executor:
   /// `kind:function[:text]` misbehaves on the questions to `function` whose line holds
   /// `text` (a calendar, a zone, an instant).
-  public struct Misbehaviour: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+  package struct Misbehaviour: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
       /// A trap (`fatalError`), as a crashing executor dies.
       case crash
       /// `exit(7)` before answering.
@@ -93,12 +93,12 @@ public enum ExecutorServer {
       case slow
     }
 
-    public var kind: Kind
-    public var function: String
-    public var match: String?
+    package var kind: Kind
+    package var function: String
+    package var match: String?
 
     /// Reads `kind:function[:text]`.
-    public init(_ spec: String) throws(InputError) {
+    package init(_ spec: String) throws(InputError) {
       let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
       guard parts.count >= 2, let kind = Kind(rawValue: parts[0]),
         Subject.Function.allCases.contains(where: { $0.description == parts[1] })
@@ -112,7 +112,7 @@ public enum ExecutorServer {
 
     /// The hostile text: it closes the page's script, opens an image that runs code, ends a
     /// CDATA section, and holds C0 controls and a terminal escape.
-    public static let hostileText = "</script><img src=x onerror=alert(1)>]]>\u{1}\u{8}\u{1b}[31mred"
+    package static let hostileText = "</script><img src=x onerror=alert(1)>]]>\u{1}\u{8}\u{1b}[31mred"
   }
 
   /// Serves stdin until it closes. `subject` answers (the seeds' logic unless a test gives
@@ -121,7 +121,7 @@ public enum ExecutorServer {
   /// The questions its fast reader left to `JSONDecoder` are not silent: at the end their
   /// count is appended to `slowReads` as a line (`bench` sums them), or, without that file,
   /// said on stderr when there were any.
-  public static func run(subject: Subject = .pickerLogic, misbehaviours: [Misbehaviour] = [],
+  package static func run(subject: Subject = .pickerLogic, misbehaviours: [Misbehaviour] = [],
                          slowReads: URL? = nil) {
     var server = Server(subject: subject)
     defer { report(slowReads: server.slowReads, to: slowReads) }

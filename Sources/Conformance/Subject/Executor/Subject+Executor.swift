@@ -34,7 +34,7 @@ extension Subject {
   /// - Parameters:
   ///   - log: `--subject-log`'s file; the run's parent passes `truncating` (it starts the
   ///     file), its workers append to it.
-  public static func executor(command: String, log: URL? = nil, truncating: Bool = true)
+  package static func executor(command: String, log: URL? = nil, truncating: Bool = true)
     throws(InputError) -> Subject
   {
     let idle = try ExecutorSpec.idleFromEnvironment()
