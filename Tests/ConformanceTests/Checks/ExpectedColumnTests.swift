@@ -319,8 +319,7 @@ struct ExpectedColumnTests {
 struct ContractExamplesTests {
   @Test("every question in ExecutorProtocol.md gets the answer it shows from the contract's executor")
   func examples() throws {
-    let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Documentation/ExecutorProtocol.md")
+    let document = corpora.deletingLastPathComponent().appendingPathComponent("Documentation/ExecutorProtocol.md")
     let lines = try String(contentsOf: document, encoding: .utf8).split(separator: "\n")
       .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("{\"id\":") }
     var answers: [Int: String] = [:]
