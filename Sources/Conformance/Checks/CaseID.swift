@@ -27,37 +27,38 @@ package struct CaseID: Hashable, Sendable, CustomStringConvertible {
     self.variant = variant
   }
 
-  /// The dimension keys of the text form, in their order.
-  package static let keys = ["locale", "calendar", "fw", "zone", "month", "variant"]
+  /// The dimension keys of the text form, in their order: `Dimension`'s.
+  package static let keys = Dimension.allCases.map(\.rawValue)
 
-  /// The text of one dimension (one of `keys`), or `nil` when the case has none: waivers ask
-  /// for one or two per case, millions of times a sweep.
-  package func value(of key: String) -> String? {
-    switch key {
-    case "locale": locale
-    case "calendar": calendar
-    case "fw": firstWeekday?.description
-    case "zone": zone
-    case "month": month?.description
-    case "variant": variant
-    default: nil
+  /// The text of one dimension, or `nil` when the case has none.
+  package func value(of dimension: Dimension) -> String? {
+    switch dimension {
+    case .locale: locale
+    case .calendar: calendar
+    case .firstWeekday: firstWeekday?.description
+    case .zone: zone
+    case .month: month?.description
+    case .variant: variant
     }
+  }
+
+  /// The text of one dimension by its key (one of `keys`), or `nil` when the case has none
+  /// or the key is none: waivers ask for one or two per case, millions of times a sweep.
+  package func value(of key: String) -> String? {
+    Dimension(rawValue: key).flatMap { value(of: $0) }
   }
 
   /// The dimension values in id order, as (key, text) pairs.
   package var dimensionValues: [(key: String, value: String)] {
-    Self.keys.compactMap { key in value(of: key).map { (key, $0) } }
+    Dimension.allCases.compactMap { dimension in value(of: dimension).map { (dimension.rawValue, $0) } }
   }
 
   /// Each dimension's key and text in id order, without building the list (a merge counts
   /// every failing case's dimensions).
   package func forEachDimension(_ body: (_ key: String, _ value: String) -> Void) {
-    if let locale { body("locale", locale) }
-    if let calendar { body("calendar", calendar) }
-    if let firstWeekday { body("fw", firstWeekday.description) }
-    if let zone { body("zone", zone) }
-    if let month { body("month", month.description) }
-    if let variant { body("variant", variant) }
+    for dimension in Dimension.allCases {
+      if let value = value(of: dimension) { body(dimension.rawValue, value) }
+    }
   }
 
   package var description: String {

@@ -1,6 +1,11 @@
 /// A dimension a check's cases vary over.
+/// The one place its keys are spelled: a case id's text form, the case record's
+/// `dimensions` and the waivers' scopes take them from here.
 package enum Dimension: String, Sendable, CaseIterable {
   case locale, calendar, firstWeekday = "fw", zone, month, variant
+
+  /// In the order of their keys' UTF-8 bytes, as JSONEncoder sorts an object's members.
+  package static let byKey = allCases.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
 }
 
 /// Which months of a zone a check sweeps (see Documentation/Design.md, "Which months").

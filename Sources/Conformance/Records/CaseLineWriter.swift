@@ -44,12 +44,10 @@ struct CaseLineWriter {
     if whole {
       object.member(K.dimensions, &self) { writer in
         var dimensions = ObjectWriter()
-        // Sorted by key: calendar, fw, locale, month, variant, zone.
-        let id = record.id
-        for (key, value) in [("calendar", id.calendar), ("fw", id.firstWeekday?.description),
-                             ("locale", id.locale), ("month", id.month?.description),
-                             ("variant", id.variant), ("zone", id.zone)] {
-          if let value { dimensions.member(key, &writer) { $0.string(value) } }
+        for dimension in Dimension.byKey {
+          if let value = record.id.value(of: dimension) {
+            dimensions.member(dimension.rawValue, &writer) { $0.string(value) }
+          }
         }
         dimensions.end(&writer)
       }

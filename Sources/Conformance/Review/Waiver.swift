@@ -142,19 +142,19 @@ package struct Waiver: Sendable {
     let named = CheckCatalog.all.filter { check in self.checks.contains { $0.matches(check.id) } }
     guard !named.isEmpty, named.allSatisfy({ checks.contains($0.id) }) else { return false }
     /// The waiver names `key` by plain values only, and the run swept each of them.
-    func namesSwept(_ key: String, _ swept: [String]) -> Bool {
-      guard let globs = match.first(where: { $0.key == key })?.globs else { return false }
+    func namesSwept(_ dimension: Dimension, _ swept: [String]) -> Bool {
+      guard let globs = match.first(where: { $0.key == dimension.rawValue })?.globs else { return false }
       return globs.allSatisfy { glob in
         !glob.text.contains(where: { "*?![".contains($0) }) && swept.contains(glob.text)
       }
     }
     for dimension in Set(named.flatMap(\.dimensions)) {
       let whole = switch dimension {
-      case .locale: request.locales == .all || namesSwept("locale", corpus.locales.map(\.spelling))
-      case .calendar: request.calendars == .all || namesSwept("calendar", corpus.calendars)
-      case .zone: request.zones == .all || namesSwept("zone", corpus.zones.map(\.id))
+      case .locale: request.locales == .all || namesSwept(.locale, corpus.locales.map(\.spelling))
+      case .calendar: request.calendars == .all || namesSwept(.calendar, corpus.calendars)
+      case .zone: request.zones == .all || namesSwept(.zone, corpus.zones.map(\.id))
       case .firstWeekday: Set(request.firstWeekdays) == Set(FirstWeekdaySetting.all)
-        || namesSwept("fw", corpus.firstWeekdays.map(\.description))
+        || namesSwept(.firstWeekday, corpus.firstWeekdays.map(\.description))
       case .month: request.years.contains(Corpus.defaultYears.lowerBound)
         && request.years.contains(Corpus.defaultYears.upperBound)
       case .variant: true
