@@ -329,8 +329,11 @@ final class WorkerProcess {
   static func backtracing(_ environment: [String: String]) -> [String: String] {
     var environment = environment
     if environment["SWIFT_BACKTRACE"] == nil {
+      // The innermost 60 frames and the outermost 4: a hang stopped deep in ICU (Foundation's
+      // calendar code) keeps the subject's frame that called it, which the backtracer's
+      // default split (the top 16 of 32) dropped into its elided middle.
       environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,"
-        + "registers=none,images=none,limit=32"
+        + "registers=none,images=none,limit=64,top=4"
     }
     return environment
   }
