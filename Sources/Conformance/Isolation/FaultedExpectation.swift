@@ -10,9 +10,7 @@ final class FaultedExpectation: @unchecked Sendable {
   private let checks: [any Check]
 
   init(corpus: Corpus, subject: Subject, checks: [any Check]) {
-    var asked = subject
-    for entry in Subject.functions { entry.placehold(&asked) }
-    context = EvaluationContext(corpus: corpus, subject: asked)
+    context = EvaluationContext(corpus: corpus, subject: Self.placeheld(subject))
     self.checks = checks
   }
 
@@ -20,9 +18,20 @@ final class FaultedExpectation: @unchecked Sendable {
   /// none (the check errs or skips without the subject).
   func expected(_ id: CaseID, checkIndex: Int) -> Value {
     // One context, its caches unshared: slots fault one at a time through it.
-    lock.withLock {
-      let oracle = Runner.evaluate(id, check: checks[checkIndex], context: context)
-      return oracle.verdict == .errored || oracle.verdict == .skipped ? .null : oracle.expected
-    }
+    lock.withLock { Self.expected(id, check: checks[checkIndex], context: context) }
+  }
+
+  /// `subject` with every function answering its placeholder: none of its code runs.
+  static func placeheld(_ subject: Subject) -> Subject {
+    var asked = subject
+    for entry in Subject.functions { entry.placehold(&asked) }
+    return asked
+  }
+
+  /// libicu's expected value of `id` in `context`, whose subject is `placeheld`; `.null`
+  /// when libicu gives none. `explain` of a faulted case asks it too.
+  static func expected(_ id: CaseID, check: any Check, context: EvaluationContext) -> Value {
+    let oracle = Runner.evaluate(id, check: check, context: context)
+    return oracle.verdict == .errored || oracle.verdict == .skipped ? .null : oracle.expected
   }
 }

@@ -105,11 +105,7 @@ package final class IsolatedRunner: Sendable {
   private func faulted(_ job: Job, at position: Int, _ fault: CaseFault) {
     var outcome = Outcome.errored(fault.detail.first ?? "")
     (outcome.pattern, outcome.detail) = (fault.signature, fault.detail)
-    let step = scheduler.step(job.step)
-    if let expectation, position < step.caseCount {
-      outcome.expected = expectation.expected(step.cases()[position], checkIndex: step.checkIndex)
-    }
-    let errored = erroredRecord(step, positions: [position], outcome)
+    let errored = erroredRecord(scheduler.step(job.step), positions: [position], outcome, expecting: true)
     guard scheduler.faulted(job, at: position, signature: fault.signature, errored: errored) else {
       scheduler.abandon(HarnessError("a worker stopped in case \(position) of step \(job.step), which it was not asked"))
       return
@@ -149,10 +145,16 @@ package final class IsolatedRunner: Sendable {
 
   /// The record of cases this side marks errored or not run, each reviewed as a
   /// worker reviews its cases (a waiver may explain it, the baseline classifies it).
-  private func erroredRecord(_ step: Plan.Step, positions: [Int], _ outcome: Outcome) -> StepRecord {
+  /// - Parameter expecting: give each case libicu's expected value (a faulted case; one not
+  ///   run has none).
+  private func erroredRecord(_ step: Plan.Step, positions: [Int], _ outcome: Outcome,
+                             expecting: Bool = false) -> StepRecord {
     let ids = step.cases()
     let records = positions.map { position in
       var record = CaseRecord(id: ids[position], step: step.index, outcome: outcome)
+      if expecting, let expectation {
+        record.outcome.expected = expectation.expected(ids[position], checkIndex: step.checkIndex)
+      }
       review.apply(&record)
       return record
     }

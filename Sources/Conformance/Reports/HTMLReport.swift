@@ -29,7 +29,7 @@ package enum HTMLReport {
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="color-scheme" content="light dark">
-      <title>\(escape(title(tally)))</title>
+      <title>\(escape(NightCounts.title(tally)))</title>
       <style>\(style)</style>
       <link rel="stylesheet" href="\(styleFile)">
       </head>
@@ -215,8 +215,6 @@ package enum HTMLReport {
   }
 
   /// The tab's title: the verdict's counts, with separators.
-  static func title(_ tally: RunTally) -> String { NightCounts.title(tally) }
-
   /// An integer with thousands separators (1,234,567), as the page writes numbers.
   static func number(_ value: Int) -> String {
     let digits = String(value.magnitude)

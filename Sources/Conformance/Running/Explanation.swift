@@ -88,18 +88,16 @@ package enum Explanation {
     let waiverList = try waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
     // The subject faulted in the child that asked it (`isolated`): libicu's expectation is
     // computed against placeholder answers, so none of the subject's code runs here.
-    var asked = subject
-    if fault != nil { for entry in Subject.functions { entry.placehold(&asked) } }
+    let asked = fault == nil ? subject : FaultedExpectation.placeheld(subject)
     let (context, triage) = fault == nil ? EvaluationContext.worker(corpus: corpus, subject: asked)
       : (EvaluationContext(corpus: corpus, subject: asked), nil)
     if id.month != nil { _ = try context.month(of: id) }
     var record: CaseRecord
     if let fault {
       // Against placeholders, and without the run's injected fault: libicu's side alone.
-      let oracle = Runner.evaluate(id, check: check, context: context)
       var outcome = Outcome.errored(fault.detail.first ?? "")
       (outcome.pattern, outcome.detail) = (fault.signature, fault.detail)
-      outcome.expected = oracle.verdict == .errored || oracle.verdict == .skipped ? .null : oracle.expected
+      outcome.expected = FaultedExpectation.expected(id, check: check, context: context)
       record = CaseRecord(id: id, step: 0, outcome: outcome)
     } else {
       // An executor is asked as a run asks it: in rounds, until the case waits for nothing.
