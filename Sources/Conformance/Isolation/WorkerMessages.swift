@@ -123,44 +123,13 @@ struct WorkerReply: Codable {
   /// death is.
   var childEnded: WorkerChildren.End?
 
-  /// The reply's keys, for `JSONEncoder`, `JSONDecoder` and `init(members:)` alike.
   enum CodingKeys: String, CodingKey, CaseIterable {
     case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads, alive, forks, childEnded
   }
 }
 
-extension WorkerReply {
-  /// Every key, in `CodingKeys` order: `ready` is member 4, `hung` 5, `alive` 7, `childEnded` 9.
-  static let members = JSONMembers.Names(CodingKeys.allCases)
-
-  /// A step's reply read from its members, the way a merge reads step records: a shard's
-  /// parent reads ~8,000 of them, and `JSONDecoder` mapping each whole first was a tenth of
-  /// what the parent spent. Anything else (`ready`, `hung`, what it is not sure of) is
-  /// `nil`, and is decoded with `JSONDecoder`.
-  init?(members bytes: UnsafeBufferPointer<UInt8>) {
-    guard let members = JSONMembers(bytes, wanted: Self.members), !members.has(4), !members.has(5), !members.has(7),
-      !members.has(9),
-      let stepText = members.text(0), let stepMembers = JSONMembers(stepText, wanted: StepRecord.members),
-      let step = StepRecord(members: stepMembers)
-    else { return nil }
-    self.step = step
-    if members.has(1) {
-      guard let cpu = members.double(1) else { return nil }
-      slowestCaseCPU = cpu
-    }
-    if members.has(2) {
-      guard let count = members.int(2) else { return nil }
-      caseLines = count
-    }
-    if members.has(3) {
-      guard let text = members.text(3), let digests = JSONMembers.optionalStrings(text) else { return nil }
-      actualDigests = digests
-    }
-    if members.has(6) {
-      guard let text = members.text(6), let counts = JSONMembers.counts(text) else { return nil }
-      slowReads = counts
-    }
-  }
+extension WorkerReply: MemberDecodable {
+  static let slowReader = SlowReads.Reader.workerReply
 }
 
 /// How a worker process is started: its arguments, what its environment gets besides the

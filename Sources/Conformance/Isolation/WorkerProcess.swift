@@ -210,10 +210,7 @@ final class WorkerProcess {
       switch nextLine(by: deadline) {
       case .line(let range):
         do {
-          let read = buffer.withUnsafeBufferPointer { WorkerReply(members: UnsafeBufferPointer(rebasing: $0[range])) }
-          reply = try read ?? decoder.decode(WorkerReply.self, from: Data(buffer[range]))
-          // `ready`, `hung` and `alive` are left to JSONDecoder by design; a step's reply is not.
-          if read == nil, reply.step != nil { SlowReads.count(.workerReply) }
+          reply = try buffer.withUnsafeBufferPointer { try WorkerReply.read(UnsafeBufferPointer(rebasing: $0[range]), decoder: decoder) }
           if let counts = reply.slowReads { SlowReads.add(counts) }
         } catch {
           return .died(killed(.garbled(JSONValueReader.describe(error))))

@@ -4,18 +4,18 @@ import Foundation
 /// `merge`) or a worker process's reply (read by its parent). What the tally counts is read
 /// from a few members; the line itself goes to the results' cases file as it was written.
 ///
-/// Both used to decode every line whole and encode it again. A merge spent ~70 % of its
-/// time on that over a full sweep's 600,000 lines, a shard's parent ~6 CPU-s of its ~110 in
-/// the replies of its two workers. Only the cases the tally keeps as examples (a few
-/// thousand) are decoded whole now, and only a case kept whole that the run abridges is
-/// encoded anew. A member not read is checked to be JSON, not to be a case's value;
-/// `JSONDecoder` judges it when the case is read whole.
+/// Both used to decode every line whole and encode it again, most of what a merge cost.
+/// Now a line is read by `CaseRecord`'s own `init(from:)` with its values left unread
+/// (`MemberDecoder`, `unread`); only the cases the tally keeps as examples (a few thousand)
+/// are decoded whole, and only a case kept whole that the run abridges is encoded anew. A
+/// member not read is checked to be JSON, not to be a case's value; the case's reader
+/// judges it when the case is read whole.
 ///
 /// A class: a merge hands each of ~600,000 lines from its shard's batch to the step that
 /// takes it, and a copy of the struct retained and released every member (a tenth of a
 /// merge's main thread).
 final class CaseLine: TalliedCase, Sendable, Equatable {
-  /// The id, step, verdict, pattern, review and digest; values only when read whole.
+  /// The case without the members `unread`, unless it is read whole.
   let summary: CaseRecord
   /// The line as it was written; `nil` when it spans lines (then it is written anew).
   let line: Data?
@@ -30,10 +30,10 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
   /// for each waived case it writes whole): abridging the case then decodes no value.
   private let toldDigest: String?
 
-  static let members = JSONMembers.Names(
-    [CaseRecord.CodingKeys.id, .step, .verdict, .pattern, .review, .actualDigest, .actual])
-  static let reviewMembers = JSONMembers.Names(
-    [CaseReview.CodingKeys.waiver, .triage, .baseline, .contradicts, .outOfScope, .oracleStale])
+  /// What the tally needs of a case is all but its values and detail: those are read as
+  /// absent (wherever they are), and `actual` is found where it lies.
+  static let unread = [CaseRecord.CodingKeys.expected, .actual, .values, .months, .detail].map(\.stringValue)
+    + [CaseReview.CodingKeys.triageExpected.stringValue]
 
   /// The case in `bytes` (line `lineNumber` of `path`): from its members when they are what
   /// a case's should be, else decoded whole, which names the fault.
@@ -45,10 +45,9 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
     text = Data(bytes)
     line = bytes.contains(0x0A) ? nil : text
     (self.path, self.lineNumber, toldDigest) = (path, lineNumber, actualDigest)
-    let members = JSONMembers(bytes, wanted: Self.members)
-    if let members, let summary = Self.summary(members) {
-      (self.summary, isWhole) = (summary, false)
-      actual = members.range(6)
+    if let read = MemberDecoder.read(CaseRecord.self, from: bytes, leaving: Self.unread) {
+      (summary, isWhole) = (read.value, false)
+      actual = read.reading.range(ofRootMember: CaseRecord.CodingKeys.actual.stringValue)
     } else {
       SlowReads.count(.caseLine)
       (summary, isWhole) = (try Self.decode(CaseRecord.self, text, path: path, lineNumber: lineNumber), true)
@@ -68,7 +67,10 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
   static func == (one: CaseLine, other: CaseLine) -> Bool { one.text == other.text }
 
   func whole() throws(InputError) -> CaseRecord {
-    isWhole ? summary : try Self.decode(CaseRecord.self, text, path: path, lineNumber: lineNumber)
+    guard !isWhole else { return summary }
+    let read = text.withUnsafeBytes { raw in MemberDecoder.decode(CaseRecord.self, from: raw.bindMemory(to: UInt8.self)) }
+    if let read { return read }
+    return try Self.decode(CaseRecord.self, text, path: path, lineNumber: lineNumber)
   }
 
   /// The case as `CaseRecord.abridged()` has it, from the summary and the actual value alone
@@ -82,66 +84,12 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
     }
     let value = try actual.map { range throws(InputError) in
       let read = text.withUnsafeBytes { raw in
-        JSONMembers.value(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range]))
+        Value(jsonText: UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range]))
       }
       if let read { return read }
       return try Self.decode(Value.self, text[range], path: path, lineNumber: lineNumber)
     } ?? .null
     record.actualDigest = value.digestText
-    return record
-  }
-
-  /// What the tally reads of a case, or `nil` for anything not certainly a case's.
-  private static func summary(_ members: JSONMembers) -> CaseRecord? {
-    guard let idText = members.string(0), let id = try? CaseID(parsing: idText),
-      let step = members.int(1),
-      let verdict = members.string(2).flatMap(Outcome.Verdict.init(rawValue:))
-    else { return nil }
-    let pattern: String
-    if members.has(3) {
-      guard let text = members.string(3) else { return nil }
-      pattern = text
-    } else {
-      pattern = ""
-    }
-    var review = CaseReview()
-    if members.has(4) {
-      guard let text = members.text(4), let read = JSONMembers(text, wanted: reviewMembers) else { return nil }
-      if read.has(0) {
-        guard let waiver = read.string(0) else { return nil }
-        review.waiver = waiver
-      }
-      if read.has(1) {
-        guard let triage = read.string(1).flatMap(Triage.init(rawValue:)) else { return nil }
-        review.triage = triage
-      }
-      if read.has(2) {
-        guard let baseline = read.string(2).flatMap(Baseline.Class.init(rawValue:)) else { return nil }
-        review.baseline = baseline
-      }
-      if read.has(3) {
-        guard let waiver = read.string(3) else { return nil }
-        review.contradicts = waiver
-      }
-      if read.has(4) {
-        guard let waiver = read.string(4) else { return nil }
-        review.outOfScope = waiver
-      }
-      if read.has(5) {
-        // Written only as `true`.
-        guard let flag = read.text(5), flag.elementsEqual("true".utf8) else { return nil }
-        review.oracleStale = true
-      }
-    }
-    var record = CaseRecord(
-      id: id, step: step,
-      outcome: Outcome(verdict: verdict, expected: .null, actual: .null, pattern: pattern),
-      review: review)
-    if members.has(5) {
-      guard let digest = members.string(5), digest.utf8.count == 16, UInt64(digest, radix: 16) != nil
-      else { return nil }
-      record.actualDigest = digest
-    }
     return record
   }
 

@@ -1,9 +1,28 @@
+import Foundation
 import Synchronization
 
-/// How often a fast reader (`JSONMembers`) left a record to `JSONDecoder`, by reader.
+/// A record read by `MemberDecoder` where it can be, else by `JSONDecoder`, counted as
+/// `slowReader`'s slow read.
+protocol MemberDecodable: Decodable {
+  /// Whose count a record `MemberDecoder` declines adds to.
+  static var slowReader: SlowReads.Reader { get }
+}
+
+extension MemberDecodable {
+  /// The record in `bytes`, by its `init(from:)` either way.
+  ///
+  /// - Throws: `JSONDecoder`'s error when the text is not JSON or not such a record.
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>, decoder: JSONDecoder) throws -> Self {
+    if let record = MemberDecoder.decode(Self.self, from: bytes) { return record }
+    SlowReads.count(slowReader)
+    return try decoder.decode(Self.self, from: Data(bytes))
+  }
+}
+
+/// How often `MemberDecoder` left a record to `JSONDecoder`, by reader.
 ///
-/// Fast readers decline what they are not sure of, and `JSONDecoder` reads it the same way
-/// or names the fault, so a decline is never wrong; but a format change that made a reader
+/// `MemberDecoder` declines what it is not sure of, and `JSONDecoder` reads it the same way
+/// or names the fault, so a decline is never wrong; but a format change that made it
 /// decline every line would make a merge or a baseline several times slower and say
 /// nothing. So every decline is counted: a worker sends its counts with each step reply,
 /// `results.json` keeps the run's (`run.slowReads`, absent when none), and `bench` says how
@@ -15,14 +34,13 @@ package enum SlowReads {
   package enum Reader: String, CaseIterable, Sendable {
     /// A case line a merge or a worker's parent reads (`CaseLine`).
     case caseLine
-    /// A step record a merge reads (`StepRecord.init(members:)`).
+    /// A step record a merge reads.
     case stepRecord
-    /// A worker's reply for a step (`WorkerReply.init(members:)`).
+    /// A worker's reply.
     case workerReply
     /// A case or step record of a `--baseline` (its `FailureLine` and `StepLine`).
     case baselineCase, baselineStep
-    /// An executor's answer (`ExecutorWire.Reply.init(members:)`): fractions, exponents and
-    /// objects are left to `JSONDecoder` by design.
+    /// An executor's answer: fractions and exponents are left to `JSONDecoder` by design.
     case executorReply
   }
 

@@ -124,7 +124,7 @@ package struct StepRecord: Sendable, Codable, Equatable {
     return copy
   }
 
-  /// The record's keys, for every reader and writer of it (`members` reads them in this order).
+  /// The record's keys, for its one reader and its writer.
   enum CodingKeys: String, CodingKey, CaseIterable {
     case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
     case baselineClasses, waiverMatches, cases, waiverContradictions, waiverOutOfScope
@@ -227,70 +227,5 @@ extension Double {
 }
 
 extension StepRecord: MemberDecodable {
-  /// Every key, in `CodingKeys` order: member 12 is `cases`, 15 `slowestCaseCPUSeconds`.
-  static let members = JSONMembers.Names(CodingKeys.allCases)
   static let slowReader = SlowReads.Reader.stepRecord
-
-  /// A step record as `init(from:)` reads it, walked once instead of mapped whole first: a
-  /// merge reads ~60,000 of them. A record with cases, or anything unusual, is left to
-  /// `JSONDecoder`.
-  init?(members: JSONMembers) {
-    guard !members.has(12), let index = members.int(0), let check = members.string(1),
-      let name = members.string(2), let plan = members.string(3),
-      PlanStepSet.group(ofEncoded: plan) != nil,
-      let countsText = members.text(4), let counts = StatusCounts(members: countsText)
-    else { return nil }
-    self.init(index: index, check: check, name: name, plan: plan, counts: counts, seconds: 0)
-    for (member, field) in [(5, \StepRecord.seconds), (6, \StepRecord.cpuSeconds)] where members.has(member) {
-      guard let value = members.double(member) else { return nil }
-      self[keyPath: field] = value
-    }
-    if members.has(15) {
-      guard let slowest = members.double(15) else { return nil }
-      slowestCaseCPUSeconds = slowest
-    }
-    if members.has(7) {
-      guard let reason = members.string(7) else { return nil }
-      skipReason = reason
-    }
-    for (member, field) in [(8, \StepRecord.skipReasons), (10, \StepRecord.baselineClasses),
-                            (11, \StepRecord.waiverMatches), (13, \StepRecord.waiverContradictions),
-                            (14, \StepRecord.waiverOutOfScope)]
-    where members.has(member) {
-      guard let text = members.text(member), let counts = JSONMembers.counts(text) else { return nil }
-      self[keyPath: field] = counts
-    }
-    if members.has(9) {
-      guard let text = members.text(9), let dimensions = JSONMembers.all(text) else { return nil }
-      for (dimension, valuesText) in dimensions {
-        guard let values = JSONMembers.all(valuesText) else { return nil }
-        var cells: [String: PassCount] = [:]
-        for (value, pair) in values {
-          guard let pair = JSONMembers.ints(pair), pair.count == 2 else { return nil }
-          cells[value] = PassCount(passed: pair[0], total: pair[1])
-        }
-        self.cells[dimension] = cells
-      }
-    }
-  }
-}
-
-extension StatusCounts {
-  /// The fields' keys, then `cases`.
-  private static let names = JSONMembers.Names(fields.map(\.key) + [.cases])
-
-  /// The counts in `text` as `init(from:)` reads them, or `nil` for anything else.
-  init?(members text: UnsafeBufferPointer<UInt8>) {
-    guard let members = JSONMembers(text, wanted: Self.names) else { return nil }
-    self.init()
-    for (member, field) in Self.fields.enumerated() {
-      // Counts written before oracle-stale and not-run were statuses have none.
-      if field.key == .oracleStale || field.key == .notRun, !members.has(member) { continue }
-      guard let value = members.int(member) else { return nil }
-      self[keyPath: field.path] = value
-    }
-    if members.has(Self.fields.count) {
-      guard members.int(Self.fields.count) == total else { return nil }
-    }
-  }
 }

@@ -6,6 +6,10 @@ import Foundation
 extension JSONValue: Decodable {
   /// Any JSON value; an object keeps the order the decoder gives its keys.
   package init(from decoder: any Decoder) throws {
+    if let text = (decoder as? MemberDecoder)?.text, let value = JSONValue(plainJSON: text) {
+      self = value
+      return
+    }
     if let container = try? decoder.container(keyedBy: AnyKey.self) {
       self = .object(try container.allKeys.map { ($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) })
       return
@@ -81,5 +85,24 @@ extension JSONValue {
     case .array(let items): "[" + items.map(\.shown).joined(separator: ", ") + "]"
     case .object: "{…}"
     }
+  }
+}
+
+extension JSONValue {
+  /// Null, a boolean, an integer without fraction or exponent, a string, or an array of
+  /// these, as `init(from:)` reads them (most of an executor's answers), read from their
+  /// text; `nil` for anything else (already checked to be JSON by the decoder's walk).
+  init?(plainJSON bytes: UnsafeBufferPointer<UInt8>) {
+    let value: JSONValue?
+    switch bytes.first {
+    case UInt8(ascii: "n"): value = bytes.elementsEqual("null".utf8) ? .null : nil
+    case UInt8(ascii: "t"): value = bytes.elementsEqual("true".utf8) ? .bool(true) : nil
+    case UInt8(ascii: "f"): value = bytes.elementsEqual("false".utf8) ? .bool(false) : nil
+    case UInt8(ascii: "\""): value = JSONText.string(bytes).map(JSONValue.string)
+    case UInt8(ascii: "["): value = JSONText.array(bytes, JSONValue.init(plainJSON:)).map(JSONValue.array)
+    default: value = JSONText.int(bytes).map(JSONValue.int)
+    }
+    guard let value else { return nil }
+    self = value
   }
 }

@@ -132,27 +132,21 @@ extension Baseline {
   }
 
   /// What a baseline reads of a step record: its place in the plan and what it swept.
-  private struct StepLine: MemberDecodable {
+  private struct StepLine: MemberDecodable, Sendable {
     var index: Int
     var plan: String
 
     private typealias Key = StepRecord.CodingKeys
-    static let members = JSONMembers.Names([Key.index, .plan])
     static let slowReader = SlowReads.Reader.baselineStep
 
     init(from decoder: any Decoder) throws {
       let line = try decoder.container(keyedBy: Key.self)
       (index, plan) = (try line.decode(Int.self, forKey: .index), try line.decode(String.self, forKey: .plan))
     }
-
-    init?(members: JSONMembers) {
-      guard let index = members.int(0), let plan = members.string(1) else { return nil }
-      (self.index, self.plan) = (index, plan)
-    }
   }
 
   /// What a baseline reads of a case record: its id, verdict and actual value (or digest).
-  private struct FailureLine: MemberDecodable {
+  private struct FailureLine: MemberDecodable, Sendable {
     var id: String
     var step: Int
     var verdict: Outcome.Verdict
@@ -163,36 +157,20 @@ extension Baseline {
 
     private typealias Key = CaseRecord.CodingKeys
 
+    static let slowReader = SlowReads.Reader.baselineCase
+
+    /// A passing case's values are never needed; a failing one's digest, or else its
+    /// `actual` (written whole when the case is: unwaived, a cluster's example, or
+    /// `--record all`).
     init(from decoder: any Decoder) throws {
       let line = try decoder.container(keyedBy: Key.self)
       id = try line.decode(String.self, forKey: .id)
       step = try line.decode(Int.self, forKey: .step)
       verdict = try line.decode(Outcome.Verdict.self, forKey: .verdict)
-      actual = try line.decodeIfPresent(Value.self, forKey: .actual)
-      actualDigest = try line.decodeIfPresent(String.self, forKey: .actualDigest)
       key = CaseKey(id)
-    }
-
-    static let members = JSONMembers.Names([Key.id, .step, .verdict, .actualDigest, .actual])
-    static let slowReader = SlowReads.Reader.baselineCase
-
-    /// A passing case's values are never needed; a failing one's `actual` (written when the
-    /// case is kept whole: unwaived, a cluster's example, or `--record all`) is read from its
-    /// bytes, or left to `JSONDecoder` when `JSONMembers.value` is not sure of it. (It was
-    /// always left to it, once per whole failing case, until the slow reads were counted.)
-    init?(members: JSONMembers) {
-      guard let id = members.string(0), let step = members.int(1),
-        let verdict = members.string(2).flatMap(Outcome.Verdict.init(rawValue:))
-      else { return nil }
-      (self.id, self.step, self.verdict, key) = (id, step, verdict, CaseKey(id))
       guard verdict == .failed || verdict == .errored || verdict == .notRun else { return }
-      if members.has(3) {
-        guard let digest = members.string(3) else { return nil }
-        actualDigest = digest
-      } else if members.has(4) {
-        guard let text = members.text(4), let value = JSONMembers.value(text) else { return nil }
-        actual = value
-      }
+      actualDigest = try line.decodeIfPresent(String.self, forKey: .actualDigest)
+      if actualDigest == nil { actual = try line.decodeIfPresent(Value.self, forKey: .actual) }
     }
 
     func digest(in path: String) throws(InputError) -> UInt64 {

@@ -286,7 +286,7 @@ final class ExecutorClient: Sendable {
       state.known = [:]
       var breaker = state.breaker
       let end = process.exchange(text, idle: idle) { line in
-        let reply = line.withUnsafeBufferPointer(ExecutorWire.Reply.init(members:)) ?? {
+        let reply = line.withUnsafeBufferPointer({ MemberDecoder.decode(ExecutorWire.Reply.self, from: $0) }) ?? {
           SlowReads.count(.executorReply)
           return try? Self.decoder.decode(ExecutorWire.Reply.self, from: Data(line))
         }()

@@ -23,12 +23,10 @@ package enum ExecutorServer {
     var kind, text, locale: String?
     var actions: [ActionFields]?
 
-    /// Its keys, for `JSONDecoder` and `init(members:)` alike (which reads them in this order).
     enum CodingKeys: String, CodingKey, CaseIterable {
       case id, function, `protocol`, month, old, new, day, start, end, comeback, departure, date, offset
       case calendar, selection, kind, text, locale, actions
     }
-    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   struct CalendarFields: Decodable, Hashable {
@@ -41,7 +39,6 @@ package enum ExecutorServer {
     enum CodingKeys: String, CodingKey, CaseIterable {
       case identifier, timeZone, firstWeekday, minimumDaysInFirstWeek, locale
     }
-    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   struct SelectionFields: Decodable, Equatable {
@@ -49,7 +46,6 @@ package enum ExecutorServer {
     var end: Double?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case start, end }
-    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   struct ActionFields: Decodable, Equatable {
@@ -57,7 +53,6 @@ package enum ExecutorServer {
     var date: Double?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case action, date }
-    static let members = JSONMembers.Names(CodingKeys.allCases)
   }
 
   /// A deliberate fault, for tests of what the harness makes of a misbehaving executor:
@@ -195,7 +190,7 @@ package enum ExecutorServer {
     mutating func answer(_ line: ArraySlice<UInt8>) -> [UInt8]? {
       let question: Question
       do {
-        if let fast = line.withUnsafeBufferPointer(Question.init(members:)) {
+        if let fast = line.withUnsafeBufferPointer({ MemberDecoder.decode(Question.self, from: $0) }) {
           question = fast
         } else {
           slowReads += 1
@@ -390,56 +385,5 @@ package enum ExecutorServer {
       }
       return text + "]"
     }
-  }
-}
-
-extension ExecutorServer.Question {
-  /// The question read with `JSONMembers`, or `nil` when that reader is not sure (the caller
-  /// then decodes it with `JSONDecoder`, which reads it the same way or names the fault).
-  /// `JSONDecoder` was half of the reference executor's instructions (callgrind, 20,000
-  /// questions of a core run), and the executor's CPU most of what the protocol cost.
-  init?(members bytes: UnsafeBufferPointer<UInt8>) {
-    guard let object = JSONMembers(bytes, wanted: Self.members), let id = object.int(0), let function = object.string(1)
-    else { return nil }
-    var sure = true
-    func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? { object.optional(index, sure: &sure, read) }
-    self.id = id
-    self.function = function
-    self.protocol = optional(2, object.string)
-    (month, old, new, day) = (optional(3, object.double), optional(4, object.double),
-                              optional(5, object.double), optional(6, object.double))
-    (start, end, comeback, departure) = (optional(7, object.double), optional(8, object.double),
-                                         optional(9, object.double), optional(10, object.double))
-    date = optional(11, object.double)
-    offset = optional(12, object.int)
-    calendar = optional(13) { index in
-      object.text(index).flatMap { JSONMembers($0, wanted: ExecutorServer.CalendarFields.members) }
-        .flatMap { fields in
-          guard let identifier = fields.string(0), let timeZone = fields.string(1), let firstWeekday = fields.int(2),
-            let minimumDays = fields.int(3), let locale = fields.string(4)
-          else { return nil }
-          return ExecutorServer.CalendarFields(identifier: identifier, timeZone: timeZone, firstWeekday: firstWeekday,
-                                               minimumDaysInFirstWeek: minimumDays, locale: locale)
-        }
-    }
-    selection = optional(14) { index in
-      object.text(index).flatMap { JSONMembers($0, wanted: ExecutorServer.SelectionFields.members) }.flatMap { fields in
-        // Each bound absent, null or a number.
-        guard !fields.has(0) || fields.double(0) != nil, !fields.has(1) || fields.double(1) != nil else { return nil }
-        return ExecutorServer.SelectionFields(start: fields.double(0), end: fields.double(1))
-      }
-    }
-    (kind, text, locale) = (optional(15, object.string), optional(16, object.string), optional(17, object.string))
-    actions = optional(18) { index in
-      object.text(index).flatMap { bytes in
-        JSONMembers.array(bytes) { element in
-          JSONMembers(element, wanted: ExecutorServer.ActionFields.members).flatMap { fields in
-            guard let action = fields.string(0), !fields.has(1) || fields.double(1) != nil else { return nil }
-            return ExecutorServer.ActionFields(action: action, date: fields.double(1))
-          }
-        }
-      }
-    }
-    guard sure else { return nil }
   }
 }

@@ -90,42 +90,6 @@ enum ExecutorWire {
     var error: String?
 
     private enum Key: String, CodingKey { case id, answer, unsupported, error }
-    private static let members = JSONMembers.Names([Key.id, .answer, .unsupported, .error])
-
-    /// The reply read with `JSONMembers`, or `nil` when that reader is not sure (the caller
-    /// then decodes it with `JSONDecoder`, which reads it the same way or names the fault).
-    /// An answer is read here when it is null, a boolean, an integer, a string, or an array
-    /// of these (most answers); a fraction, an exponent, an object or bytes that are not
-    /// UTF-8 go to `JSONDecoder`. Decoding every reply with it was a seventh of a worker's
-    /// CPU in a core run through `conformance executor` (perf).
-    init?(members bytes: UnsafeBufferPointer<UInt8>) {
-      guard String(validating: bytes, as: UTF8.self) != nil,
-        let object = JSONMembers(bytes, wanted: Self.members)
-      else { return nil }
-      var sure = true
-      func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T? { object.optional(index, sure: &sure, read) }
-      id = optional(0, object.int)
-      hasAnswer = object.range(1) != nil
-      answer = hasAnswer ? object.text(1).flatMap(Self.plainValue) : nil
-      if hasAnswer && answer == nil { return nil }
-      unsupported = optional(2, object.string)
-      error = optional(3, object.string)
-      guard sure else { return nil }
-    }
-
-    /// Null, a boolean, an integer without fraction or exponent, a string, or an array of
-    /// these, as `JSONValue`'s `Decodable` reads them; `nil` for anything else.
-    private static func plainValue(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-      switch bytes.first {
-      case UInt8(ascii: "n"): bytes.elementsEqual("null".utf8) ? .null : nil
-      case UInt8(ascii: "t"): bytes.elementsEqual("true".utf8) ? .bool(true) : nil
-      case UInt8(ascii: "f"): bytes.elementsEqual("false".utf8) ? .bool(false) : nil
-      case UInt8(ascii: "\""): JSONMembers.string(bytes).map(JSONValue.string)
-      case UInt8(ascii: "["): JSONMembers.array(bytes, plainValue).map(JSONValue.array)
-      default: JSONMembers.int(bytes).map(JSONValue.int)
-      }
-    }
-
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: Key.self)
       id = try container.decodeIfPresent(Int.self, forKey: .id)
