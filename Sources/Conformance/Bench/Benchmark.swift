@@ -504,26 +504,25 @@ package enum Benchmark {
     throws -> (status: Int32, seconds: Double, cpu: Double)
   {
     let before = childrenCPU()
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
     let clock = ContinuousClock.now
-    try Spawn.serially { try process.run() }
-    // Foundation starts the child in a process group of its own, so a Ctrl-C reaches the
-    // bench alone: it is passed on to the group (GNU time and the run under it, which stops
-    // its workers and removes its staging), else the run went on for minutes unwatched.
-    let child = process.processIdentifier
+    let process = try ChildProcess(executable, arguments: arguments, environment: environment,
+                                   input: false, output: .discarded, errors: false)
+    // The child leads a process group of its own, so a Ctrl-C reaches the bench alone: it is
+    // passed on to the group (GNU time and the run under it, which stops its workers and
+    // removes its staging), else the run went on for minutes unwatched.
+    let child = process.pid
     let token = Interruption.register {
       let number = Interruption.received
       if kill(-child, number) != 0 { kill(child, number) }
     }
-    process.waitUntilExit()
+    let end = process.waitUntilExit()
     Interruption.unregister(token)
     try Interruption.check()
-    return (process.terminationStatus, (ContinuousClock.now - clock).seconds, childrenCPU() - before)
+    let status: Int32 = switch end {
+    case .exited(let status): status
+    case .signal(let signal): signal
+    }
+    return (status, (ContinuousClock.now - clock).seconds, childrenCPU() - before)
   }
 
   /// User and system CPU of the children this process has waited for, and theirs.

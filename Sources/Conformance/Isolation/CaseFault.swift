@@ -193,3 +193,13 @@ struct CrashReport: Sendable, Equatable {
     return String(rest.prefix { $0 != " " })
   }
 }
+
+extension ChildProcess.Exit {
+  /// The fault a child that ended so is: its signal, or its exit status.
+  var faultKind: CaseFault.Kind {
+    switch self {
+    case .signal(let signal): .signal(ChildProcess.signalName(signal))
+    case .exited(let status): .exited(status)
+    }
+  }
+}

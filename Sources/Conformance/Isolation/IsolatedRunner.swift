@@ -83,7 +83,7 @@ package final class IsolatedRunner: Sendable {
     let failure = scheduler.run(slots: workers, serve: { [self] slot in serve(slot: slot) },
                                 interrupted: { [shared] in
                                   for pid in shared.update({ Array($0.processes.values) }) {
-                                    WorkerProcess.kill(pid)
+                                    ChildProcess.kill(pid)
                                   }
                                 }, handler)
     if let failure { throw failure }

@@ -186,56 +186,37 @@ package enum Explanation {
       return try run(text, corporaDirectory: corporaDirectory, waivers: waivers, subject: subject)
     }
     _ = try CaseID(parsing: text)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = Array(CommandLine.arguments.dropFirst())
     var childEnvironment = environment
     childEnvironment[childVariable] = "1"
-    process.environment = WorkerProcess.backtracing(childEnvironment)
-    let (output, errors) = Spawn.serially { (Pipe(), Pipe()) }
-    process.standardOutput = output
-    process.standardError = errors
-    let tail = Tail()
-    // Read as it comes (a full pipe would hold the child), and whole: it is the explanation.
-    let said = Mutex(Data())
-    output.fileHandleForReading.readabilityHandler = { handle in
-      let data = handle.availableData
-      if !data.isEmpty { said.withLock { $0.append(data) } }
-    }
-    errors.fileHandleForReading.readabilityHandler = { handle in
-      let data = handle.availableData
-      if !data.isEmpty { tail.append(data) }
-    }
-    do { try Spawn.serially { try process.run() } } catch {
+    let process: ChildProcess
+    do {
+      // Its output is read as it comes (a full pipe would hold the child), and whole: it is
+      // the explanation.
+      process = try ChildProcess(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+                                 arguments: Array(CommandLine.arguments.dropFirst()),
+                                 environment: WorkerProcess.backtracing(childEnvironment),
+                                 input: false, output: .collected, errors: true)
+    } catch {
       throw HarnessError("explain could not start itself again to ask the subject: \(error)")
     }
     // A run's ceiling: 10 s of CPU, or `seconds` in all.
-    let deadline = Date().addingTimeInterval(seconds)
     var polls = 0
-    while process.isRunning && Date() < deadline {
-      usleep(10_000)
+    let timedOut = !process.awaitExit(within: seconds, every: 0.01) {
       polls += 1
-      if polls % 10 == 0, cpuSeconds(of: process.processIdentifier) > seconds / 3 { break }
+      return polls % 10 == 0 && process.cpuSeconds > seconds / 3
     }
-    var timedOut = false
     var spent = 0.0
-    if process.isRunning {
+    if timedOut {
       // Stopped as a worker's watchdog stops a hung case: the backtracer says where it spun.
-      timedOut = true
-      spent = cpuSeconds(of: process.processIdentifier)
-      kill(process.processIdentifier, SIGABRT)
-      let grace = Date().addingTimeInterval(5)
-      while process.isRunning && Date() < grace { usleep(10_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      spent = process.cpuSeconds
+      process.kill(SIGABRT)
+      if !process.awaitExit(within: 5, every: 0.01) { process.kill() }
     }
-    process.waitUntilExit()
-    output.fileHandleForReading.readabilityHandler = nil
-    errors.fileHandleForReading.readabilityHandler = nil
-    let rest = output.fileHandleForReading.readDataToEndOfFile()
-    let answered = said.withLock { String(decoding: $0 + rest, as: UTF8.self) }
-    tail.append(errors.fileHandleForReading.readDataToEndOfFile())
-    let status = process.terminationStatus
-    if !timedOut, process.terminationReason == .exit, let exit = ExitStatus(rawValue: status) {
+    let end = process.waitUntilExit()
+    let answered = String(decoding: process.collectedOutput(), as: UTF8.self)
+    process.release()
+    let tail = process.stderr ?? Tail()
+    if !timedOut, case .exited(let status) = end, let exit = ExitStatus(rawValue: status) {
       let message = tail.text.split(separator: "\n").last { $0.hasPrefix("Error: ") }
         .map { String($0.dropFirst("Error: ".count)) } ?? tail.text
       switch exit {
@@ -250,20 +231,9 @@ package enum Explanation {
     let kind: CaseFault.Kind = timedOut
       ? .hung(HangNote(step: 0, position: 0, cpuSeconds: spent, wallSeconds: seconds,
                        limit: CaseLimit(cpu: WorkerLimits.defaultCaseCPU, wall: seconds)))
-      : process.terminationReason == .uncaughtSignal ? .signal(WorkerProcess.signalName(status)) : .exited(status)
+      : end.faultKind
     let fault = CaseFault(kind: kind, crash: CrashReport(tail.text))
     return try run(text, corporaDirectory: corporaDirectory, waivers: waivers, subject: subject, fault: fault)
-  }
-
-  /// A process's CPU seconds so far (`/proc/<pid>/stat`'s user and system ticks).
-  static func cpuSeconds(of pid: Int32) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return 0 }
-    // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   /// Expected and actual: on one line each, or, for lists that differ, item by item, one per

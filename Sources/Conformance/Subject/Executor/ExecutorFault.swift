@@ -108,7 +108,7 @@ struct ExecutorFault: Sendable, Equatable {
   /// A shell reports a child killed by signal n as exit 128 + n (`sh -c` does not always
   /// replace itself with the command).
   static func shellSignal(_ status: Int32) -> String {
-    (129...159).contains(status) ? " (\(WorkerProcess.signalName(status - 128)) in the shell's child)" : ""
+    (129...159).contains(status) ? " (\(ChildProcess.signalName(status - 128)) in the shell's child)" : ""
   }
 
   static func firstLine(_ text: String) -> String {
