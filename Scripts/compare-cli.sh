@@ -89,7 +89,8 @@ capture() {
   # Bad input: subcommands.
   run explain-none explain; run explain-two explain a b
   run explain-waiver explain --waiver x "$case_id"; run explain-corpora-missing explain --corpora
-  run explain-subject explain --subject foo "$case_id"; run explain-bad-id explain 'leading-blanks|month=2021-13-01'
+  run explain-subject explain --subject foo "$case_id"
+  run explain-bad-id explain 'leading-blanks|month=2021-13-01'
   run explain-dashdash explain -- --weird; run explain-eq explain --waivers= "$case_id"
   run bench-quick-shards bench --quick --shards 4; run bench-shards-1 bench --shards 1
   run bench-shards-twice bench --shards 8,4,8; run bench-passes bench --passes 2

@@ -300,21 +300,14 @@ package struct ExplainCommand: Sendable, Codable, Equatable {
     (self.subject, self.waivers, self.corpora, self.fault) = (subject, waivers, corpora, fault)
   }
 
-  /// The command for a run made with `options`, in this process's environment.
+  /// The command for a run made with `options`, in this process's environment: the options
+  /// the run's table carries into explain (`RunOptions.commandLine`), and its fault.
   package init(_ options: RunOptions,
               environment: [String: String] = ProcessInfo.processInfo.environment) {
-    let corpora = options.request.corporaDirectory.standardizedFileURL
-    let local = URL(fileURLWithPath: "Corpora").standardizedFileURL
-    // What explain reads when not told: as a run does, the corpus's waiver file, but none
-    // for an executor.
-    let own = corpora.appendingPathComponent(Corpus.Files.waivers)
-    let byDefault = options.subjectCommand == nil && FileManager.default.fileExists(atPath: own.path)
-      ? own.standardizedFileURL.path : nil
-    let waivers = options.waivers?.standardizedFileURL.path
-    self.init(subject: options.subjectCommand,
-              waivers: waivers == byDefault ? nil : waivers ?? "none",
-              corpora: corpora.path == local.path && options.explainLauncher == nil ? nil : corpora.path,
-              fault: environment["CONFORMANCE_FAULT"])
+    self.init(fault: environment["CONFORMANCE_FAULT"])
+    for carry in RunOptions.commandLine.compactMap(\.explain) {
+      self[keyPath: carry.field] = carry.value(options)
+    }
     launcher = options.explainLauncher
   }
 
@@ -332,9 +325,11 @@ package struct ExplainCommand: Sendable, Codable, Equatable {
     var words = (launcher.map { [Self.quoted($0)] } ?? ["swift", "run", executable ?? "conformance"])
       + ["explain", Self.quoted(id.description, always: true)]
     if let fault { words.insert("CONFORMANCE_FAULT=" + Self.quoted(fault), at: 0) }
-    if let subject { words += ["--subject", Self.quoted("exec:" + subject)] }
-    if let waivers { words += ["--waivers", Self.quoted(waivers)] }
-    if let corpora { words += ["--corpora", Self.quoted(corpora)] }
+    for option in RunOptions.commandLine {
+      if let carry = option.explain, let kept = self[keyPath: carry.field] {
+        words += [option.name, Self.quoted(carry.prefix + kept)]
+      }
+    }
     return words.joined(separator: " ")
   }
 

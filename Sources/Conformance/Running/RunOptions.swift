@@ -64,43 +64,6 @@ public struct RunOptions: Sendable {
     RunOptions(request: CorpusRequest(corporaDirectory: URL(fileURLWithPath: "/")),
                out: URL(fileURLWithPath: "/")).reported.map(\.name)
   }
-
-  /// The options as (name, value) pairs for reports, in a stable order.
-  var reported: [RunInfo.RunOption] {
-    func selection(_ value: CorpusRequest.Selection) -> String {
-      switch value {
-      case .core: "core"
-      case .all: "all"
-      case .list(let values): values.joined(separator: ",")
-      case .file(let path): "@" + path
-      }
-    }
-    let pairs: [(String, String)] = [
-      ("locales", selection(request.locales)),
-      ("calendars", selection(request.calendars)),
-      ("first-weekdays", request.firstWeekdays.map(\.description).joined(separator: ",")),
-      ("time-zones", selection(request.zones)),
-      ("years", "\(request.years.lowerBound)...\(request.years.upperBound)"),
-      ("transitions", request.transitionSample?.rawValue ?? (request.zones == .core ? "shapes" : "all")),
-      ("month-sweep", request.monthSweep?.rawValue ?? (request.zones == .all ? "per-offset" : "transition-free")),
-      ("checks", checks.isEmpty ? "all" : checks.joined(separator: ",")),
-      ("record", record.rawValue),
-      ("jobs", String(jobs)),
-      ("shard", shard.map { "\($0.index)/\($0.count)" } ?? "none"),
-      ("shard-costs", shardCosts ?? "none"),
-      ("exhaustive", request.exhaustive ? "yes" : "no"),
-      ("oracle", request.oracleMode.rawValue),
-      ("subject", subjectCommand.map { "exec:" + $0 } ?? "picker-logic"),
-      ("isolation", workerExecutable == nil ? "in-process" : "worker processes"),
-      ("case-timeout", caseTimeout.map { WorkerLimits.number($0) } ?? "measured"),
-      ("waivers", waivers?.path ?? "none"),
-      ("baseline", baseline?.path ?? "none"),
-      ("fail-on", failOn.rawValue),
-      ("oracle-stale", oracleStale.rawValue),
-      ("out", out.path),
-    ]
-    return pairs.map(RunInfo.RunOption.init)
-  }
 }
 
 /// The process's exit status, from the run's events (never from a recorder).
