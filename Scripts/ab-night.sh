@@ -19,7 +19,7 @@
 # in DIR/times (side, step, wall s, CPU s).
 #
 # Prints each side's sweep, merge and night (sum) and the ratios after / before, then what
-# Scripts/compare-two-runs.sh says of the two merged nights. Exit 0 when the nights are the
+# `conformance compare --lines` says of the two merged nights. Exit 0 when the nights are the
 # same, 1 when they differ, 2 on bad arguments.
 set -euo pipefail
 
@@ -82,6 +82,6 @@ awk -v merges="$merges" '
   }' "$dir/times"
 
 status=0
-said=$("$(dirname "$0")/compare-two-runs.sh" "$after" "$dir/before/merged" "$dir/after/merged") || status=1
+said=$("$after" compare --lines "$dir/before/merged" "$dir/after/merged" | tail -1) || status=1
 echo "nights: $said"
 exit "$status"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A redesign keeps behaviour: two builds of `conformance` sweep the same selections and are
-# compared case by case (`conformance compare`, by the AFTER build), and their case files
-# byte for byte (decompressed: every line a run writes, values, detail and explain
+# compared case by case and their case files line by line, byte for byte (`conformance
+# compare --lines`, by the AFTER build: every line a run writes, values, detail and explain
 # included, in plan order).
 #
 #   Scripts/compare-builds.sh BEFORE_BINARY AFTER_BINARY [extra conformance options]
@@ -37,7 +37,7 @@ for selection in "${selections[@]}"; do
     set -e
     [ "$code" -le 1 ] || { echo "$name ($side): conformance exited $code" >&2; tail -5 "$out/$name-$side.log" >&2; exit 2; }
   done
-  said=$(Scripts/compare-two-runs.sh "$after" "$out/$name-before" "$out/$name-after") || status=1
+  said=$("$after" compare --lines "$out/$name-before" "$out/$name-after" | tail -1) || status=1
   echo "$name: $said"
 done
 exit $status

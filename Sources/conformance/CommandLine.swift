@@ -11,7 +11,7 @@ enum Command {
   case benchPair(kind: Benchmark.PairKind, quick: Bool, pairs: Int, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   /// `compare BEFORE AFTER`: two runs compared case by case.
-  case compare(before: URL, after: URL, show: Int)
+  case compare(before: URL, after: URL, show: Int, lines: Bool, except: Set<String>)
   /// `schema case-record`: a record's JSON Schema, generated from its keys.
   case schema(record: String)
   case selfTest(jobs: Int, corpora: URL, mutants: [Mutant], realRun: URL?)
@@ -138,7 +138,7 @@ struct CommandLineParser {
     guard line.runs.count == 2 else {
       throw InputError("compare needs two report directories, BEFORE and AFTER (got \(line.runs.count))")
     }
-    return .compare(before: line.runs[0], after: line.runs[1], show: line.show)
+    return .compare(before: line.runs[0], after: line.runs[1], show: line.show, lines: line.lines, except: line.except)
   }
 
   func schema(_ arguments: ArraySlice<String>) throws(InputError) -> Command {

@@ -171,6 +171,8 @@ enum Subcommands {
   struct CompareLine {
     var runs: [URL] = []
     var show = 3
+    var lines = false
+    var except: Set<String> = []
   }
 
   static let compare = Subcommand<CompareLine>(
@@ -190,6 +192,17 @@ enum Subcommands {
           throw InputError("--show '\($1.text)' is not a count of examples (0 or more)")
         }
         $0.show = count
+      },
+      .flag("--lines", help: """
+        also the cases files line by line: every byte of every case line, in plan order (each \
+        explain command's binary read as CONFORMANCE)
+        """) { $0.lines = true },
+      .init("--except", "<member,...>", help: """
+        with --lines: members of a case line (or of its review) left out of both sides, \
+        e.g. detail
+        """) {
+        $0.except = Set($1.text.split(separator: ",").map(String.init))
+        $0.lines = true
       },
     ],
     sections: """

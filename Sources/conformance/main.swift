@@ -112,8 +112,8 @@ func execute(_ command: Command) throws -> ExitStatus {
     return result.status
   case .schema:
     print(CaseRecord.schema.rendered(indent: 2, depth: .max))
-  case .compare(let before, let after, let show):
-    let comparison = try RunComparison.run(before: before, after: after, show: show)
+  case .compare(let before, let after, let show, let lines, let except):
+    let comparison = try RunComparison.run(before: before, after: after, show: show, lines: lines, except: except)
     print(comparison.lines.joined(separator: "\n"))
     return comparison.same ? .clean : .unexpected
   case .run(let options):

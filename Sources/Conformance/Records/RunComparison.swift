@@ -68,10 +68,13 @@ package struct RunComparison: Sendable {
   package var same: Bool
 
   /// Compares the runs in `before` and `after` (report directories or their
-  /// `results.json`), showing up to `show` examples of each difference.
+  /// `results.json`), showing up to `show` examples of each difference; with `lines`, their
+  /// cases files line by line too, leaving out the members `except` names
+  /// (`lines(before:after:except:show:)`).
   ///
   /// - Throws: `InputError` naming the file that cannot be read.
-  package static func run(before: URL, after: URL, show: Int = 3) throws(InputError) -> RunComparison {
+  package static func run(before: URL, after: URL, show: Int = 3, lines byLine: Bool = false,
+                          except: Set<String> = []) throws(InputError) -> RunComparison {
     let first = try ResultsDirectory(before, role: "compare BEFORE", as: RunRecord.self)
     let second = try ResultsDirectory(after, role: "compare AFTER", as: RunRecord.self)
     var lines: [String] = []
@@ -132,13 +135,20 @@ package struct RunComparison: Sendable {
     }
     lines += (twice.prefix(show) + unbalanced).map { "  " + $0 }
     lines += changes.lines
+    var sameLines = ""
+    if byLine {
+      let read = try Self.lines(before: first, after: second, except: except, show: show)
+      lines += read.lines
+      if !read.same { problems.append("case lines differ") }
+      sameLines = "; every case line the same (\(read.compared) lines)"
+    }
     let fields = Field.allCases.filter { differing[$0] != nil }.map(\.rawValue)
     if !fields.isEmpty { problems.append(fields.joined(separator: ", ") + " differ") }
     if !onlyBefore.isEmpty || !onlyAfter.isEmpty { problems.append("cases in one run only") }
     if !twice.isEmpty { problems.append("a case listed twice") }
     if !unbalanced.isEmpty { problems.append("cases that do not add up to their summary") }
     let same = problems.isEmpty
-    lines.append(same ? "same verdicts: \(compared) cases compared" : "DIFFERENT: " + problems.joined(separator: "; "))
+    lines.append(same ? "same verdicts: \(compared) cases compared\(sameLines)" : "DIFFERENT: " + problems.joined(separator: "; "))
     return RunComparison(lines: lines, same: same)
   }
 

@@ -63,6 +63,38 @@ struct CompareTests {
     #expect(result.out.split(separator: "\n").last?.contains("do not add up to their summary") == true)
   }
 
+  @Test("--lines: a case line that differs in a member compare does not read (a detail) is named, with its member; --except leaves it out; the explain command's binary is no difference")
+  func lineByLine() throws {
+    let before = try ExecutorRun(compareSample, subject: nil)
+    let after = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-lines-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: after) }
+    try FileManager.default.copyItem(at: before.out, to: after)
+    let cases = after.appendingPathComponent("cases.jsonl.gz")
+    let read = try Process.runToEnd(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -dc '\(cases.path)'"])
+    var lines = read.out.split(separator: "\n").map(String.init)
+    // Every explain command starts another binary; one case's detail is edited.
+    let binary = try #require(lines.first { $0.contains(#""explain":""#) }?
+      .firstMatch(of: #/"explain":"(?:CONFORMANCE_FAULT=[^ ]+ )?(/[^ "]+) explain /#)?.1)
+    lines = lines.map { $0.replacingOccurrences(of: "\(binary) explain ", with: "/elsewhere/conformance explain ") }
+    let edited = try #require(lines.firstIndex { $0.contains(#""detail":[""#) })
+    lines[edited] = lines[edited].replacingOccurrences(of: #""detail":[""#, with: #""detail":["edited: "#)
+    let id = try #require(lines[edited].firstMatch(of: #/"id":("[^"]+")/#)?.1)
+    // gzip's reader takes a plain file too.
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: cases)
+
+    let plain = try Executable.run(["compare", before.out.path, after.path])
+    #expect(plain.status == 0, "\(plain.out)")
+    let byLine = try Executable.run(["compare", "--lines", before.out.path, after.path])
+    #expect(byLine.status == 1)
+    #expect(byLine.out.contains("case lines: \(lines.count) compared, 1 differ"), "\(byLine.out)")
+    #expect(byLine.out.contains("  line \(edited + 1): \(id): detail ["), "\(byLine.out)")
+    #expect(byLine.out.split(separator: "\n").last == "DIFFERENT: case lines differ")
+    let except = try Executable.run(["compare", "--except", "detail", before.out.path, after.path])
+    #expect(except.status == 0, "\(except.out)")
+    #expect(except.out.split(separator: "\n").last?.hasSuffix("; every case line the same (\(lines.count) lines)") == true,
+            "\(except.out)")
+  }
+
   @Test("a directory that holds no run is bad input: exit 2, naming it")
   func badInput() throws {
     let result = try Executable.run(["compare", "/nonexistent-before", "/nonexistent-after"])
