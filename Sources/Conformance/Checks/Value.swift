@@ -96,3 +96,16 @@ extension Value {
     self = value
   }
 }
+
+/// A case value as the reports write it.
+extension Value {
+  var json: JSONValue {
+    switch self {
+    case .int(let value): .int(value)
+    case .bool(let value): .bool(value)
+    case .string(let value): .string(value)
+    case .list(let values): .array(values.map(\.json))
+    case .null: .null
+    }
+  }
+}

@@ -69,7 +69,7 @@ package final class ConsoleRecorder: Sendable {
       let start = now()
       progress.withLock { $0.started = start; $0.lastDraw = start; $0.ended = false }
       guard !interactive else { return }
-      write("progress: 0/\(HTMLReport.number(total)) cases, sweeping\n")
+      write("progress: 0/\(CountText.number(total)) cases, sweeping\n")
       if logInterval > .zero { startHeartbeat() }
     case .stepEnded(let step):
       let line: String? = progress.withLock { progress in
@@ -83,8 +83,8 @@ package final class ConsoleRecorder: Sendable {
         }
         progress.lastDraw = now
         let percent = total > 0 ? progress.done * 100 / total : 100
-        let counts = "\(HTMLReport.number(progress.done))/\(HTMLReport.number(total)) cases"
-        let outcomes = "\(HTMLReport.number(progress.failed)) failed, \(HTMLReport.number(progress.errored)) errored"
+        let counts = "\(CountText.number(progress.done))/\(CountText.number(total)) cases"
+        let outcomes = "\(CountText.number(progress.failed)) failed, \(CountText.number(progress.errored)) errored"
         if interactive {
           return "\r\u{1B}[K[\(percent)%] \(counts), \(outcomes) · \(step.check) \(step.name)"
         }
@@ -95,7 +95,7 @@ package final class ConsoleRecorder: Sendable {
           ? (progress.doneCost, totalCost) : (Double(progress.done), Double(total))
         let left = done > 0 ? seconds * (whole - done) / done : 0
         return "progress: \(counts) (\(percent)%), \(outcomes), "
-          + String(format: "%@ cases/s, about %.0f s left", HTMLReport.number(Int(rate.rounded())), left)
+          + String(format: "%@ cases/s, about %.0f s left", CountText.number(Int(rate.rounded())), left)
           + " · \(step.check) \(step.name)\n"
       }
       if let line { write(line) }
@@ -117,8 +117,8 @@ package final class ConsoleRecorder: Sendable {
           guard now - progress.lastDraw >= interval else { return nil }
           progress.lastDraw = now
           let percent = total > 0 ? progress.done * 100 / total : 100
-          return "progress: \(HTMLReport.number(progress.done))/\(HTMLReport.number(total)) cases (\(percent)%), "
-            + "\(HTMLReport.number(progress.failed)) failed, \(HTMLReport.number(progress.errored)) errored; "
+          return "progress: \(CountText.number(progress.done))/\(CountText.number(total)) cases (\(percent)%), "
+            + "\(CountText.number(progress.failed)) failed, \(CountText.number(progress.errored)) errored; "
             + "no step finished in the last \(Int(interval.seconds.rounded())) s\n"
         }
         switch line {

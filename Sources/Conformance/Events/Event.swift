@@ -142,12 +142,12 @@ package struct RunInfo: Sendable, Codable {
       var summary = self
       summary.contradicted = activeWaivers.compactMap { waiver in
         guard let count = contradictions[waiver.id], count > 0 else { return nil }
-        return StaleWaiver(id: waiver.id, why: "its claim does not hold for \(HTMLReport.counted(count, "case")) "
+        return StaleWaiver(id: waiver.id, why: "its claim does not hold for \(CountText.counted(count, "case")) "
           + "it matches (their triage differs; each case's detail says which): not waived")
       }
       summary.outOfScope = activeWaivers.compactMap { waiver in
         guard let count = outOfScope[waiver.id], count > 0 else { return nil }
-        return StaleWaiver(id: waiver.id, why: "matched \(HTMLReport.counted(count, "new failure")) "
+        return StaleWaiver(id: waiver.id, why: "matched \(CountText.counted(count, "new failure")) "
           + "its scope does not list (they passed in the baseline): written for other cases, not waived")
       }
       summary.waiverMatches = activeWaivers.map { waiver in
@@ -231,7 +231,7 @@ package struct IncompleteRun: Sendable, Codable, Equatable {
 
   /// As every surface says it.
   package var sentence: String {
-    "INCOMPLETE: interrupted by \(interruptedBy) after \(HTMLReport.number(casesRun)) of "
-      + "\(HTMLReport.number(casesPlanned)) cases; this partial report holds only those"
+    "INCOMPLETE: interrupted by \(interruptedBy) after \(CountText.number(casesRun)) of "
+      + "\(CountText.number(casesPlanned)) cases; this partial report holds only those"
   }
 }

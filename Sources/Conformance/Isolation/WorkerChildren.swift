@@ -21,10 +21,8 @@ enum WorkerChildren {
   /// to it is that child's last words.
   static let endMarker = "conformance: the worker's child ended"
 
-  private static let child = Atomic<Bool>(false)
-
   /// Whether this process is a worker's forked child.
-  static var inChild: Bool { child.load(ordering: .relaxed) }
+  static var inChild: Bool { ProcessInfoCores.isForkedChild }
 
   /// Forks children one after another. Returns `true` in each child, which serves the
   /// requests; in this process, returns `false` once a child ends cleanly (its stdin closed:
@@ -34,7 +32,7 @@ enum WorkerChildren {
     while true {
       let pid = fork()
       if pid == 0 {
-        child.store(true, ordering: .relaxed)
+        ProcessInfoCores.markForkedChild()
         return true
       }
       guard pid > 0 else { return true }

@@ -62,18 +62,6 @@ package indirect enum JSONValue: Sendable, Equatable {
   }
 }
 
-extension Value {
-  var json: JSONValue {
-    switch self {
-    case .int(let value): .int(value)
-    case .bool(let value): .bool(value)
-    case .string(let value): .string(value)
-    case .list(let values): .array(values.map(\.json))
-    case .null: .null
-    }
-  }
-}
-
 extension JSONValue: Encodable {
   /// The value through an `Encoder` (a case record inside another record); members in order.
   package func encode(to encoder: any Encoder) throws {

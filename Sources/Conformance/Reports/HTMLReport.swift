@@ -60,9 +60,9 @@ package enum HTMLReport {
       let newClasses = NightCounts.newFailureClasses.map(\.0)
       html += "<p>Against \(escape(baseline.path)) (\(escape(baseline.started)))</p>\n<div class=\"scroll\"><table><tr><th></th>"
       html += order.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr><tr><th>cases</th>"
-      html += order.map { "<td class=\"num\">\(number(tally.baselineCounts[$0] ?? 0))</td>" }.joined()
+      html += order.map { "<td class=\"num\">\(CountText.number(tally.baselineCounts[$0] ?? 0))</td>" }.joined()
       html += "</tr><tr><th>new failures</th>" + order.map { kind in
-        "<td class=\"num\">" + (newClasses.contains(kind) ? number(tally.newFailuresByClass[kind] ?? 0) : "") + "</td>"
+        "<td class=\"num\">" + (newClasses.contains(kind) ? CountText.number(tally.newFailuresByClass[kind] ?? 0) : "") + "</td>"
       }.joined() + "</tr></table></div>\n"
       html += "<p class=\"legend\">" + order.map { "\($0.rawValue): \($0.meaning)" }
         .joined(separator: " · ") + ". " + escape(NightCounts.baselineLegend(tally)) + "</p>\n"
@@ -73,7 +73,7 @@ package enum HTMLReport {
     let clusters = all.prefix(10)
     html += "<h2>Top failure patterns</h2>\n"
     html += clusters.isEmpty ? "<p>None.</p>\n"
-      : "<p>\(number(clusters.count)) of \(counted(all.count, "group")) shown, the largest first.</p>\n"
+      : "<p>\(CountText.number(clusters.count)) of \(CountText.counted(all.count, "group")) shown, the largest first.</p>\n"
         + "<table class=\"patterns\"><tr><th>cases</th><th>new</th><th>status</th><th>check</th><th>pattern</th>"
         + "<th>waiver</th></tr>\n"
         + clusters.map { cluster in
@@ -83,8 +83,8 @@ package enum HTMLReport {
             "<a href=\"#waiver-\(escape(id))\"><code>\(escape(id))</code></a>"
           }.joined(separator: ", ")
           // Each cell names its column, for a phone's layout (page.css: a card per row).
-          return "<tr><td class=\"num\" data-label=\"cases\">\(number(cluster.count))</td>"
-            + "<td class=\"num\" data-label=\"new\">\(number(cluster.newCount))</td>"
+          return "<tr><td class=\"num\" data-label=\"cases\">\(CountText.number(cluster.count))</td>"
+            + "<td class=\"num\" data-label=\"new\">\(CountText.number(cluster.newCount))</td>"
             + "<td data-label=\"status\">\(cluster.status.rawValue)</td>"
             + "<td data-label=\"check\"><code>\(escape(cluster.check))</code></td>"
             + "<td data-label=\"pattern\">\(escape(cluster.pattern))</td>"
@@ -110,8 +110,8 @@ package enum HTMLReport {
     }
     if tally.totals.notRun > 0 {
       let trips = tally.info?.isolation?.trips.count ?? 0
-      html += "<p>The breaker did not run \(counted(tally.totals.notRun, "case"))"
-        + (trips > 0 ? " (\(counted(trips, "group")) tripped)" : "")
+      html += "<p>The breaker did not run \(CountText.counted(tally.totals.notRun, "case"))"
+        + (trips > 0 ? " (\(CountText.counted(trips, "group")) tripped)" : "")
         + ": each is counted as not run, with the fault that stopped its group as its pattern.</p>\n"
     }
     html += statusGroups(tally)
@@ -130,19 +130,19 @@ package enum HTMLReport {
     func linked(_ text: String, _ fragment: String, _ count: Int) -> String {
       count == 0 ? escape(text) : "<a href=\"#\(fragment)\">\(escape(text))</a>"
     }
-    var parts = [linked(counted(tally.newFailures, "new failure"), "new=1", tally.newFailures)
+    var parts = [linked(CountText.counted(tally.newFailures, "new failure"), "new=1", tally.newFailures)
       + (NightCounts.newFailureSplit(tally).map { " (\(escape($0)))" } ?? "")]
     if tally.info?.review.baseline != nil {
-      parts.append(number(tally.baselineCounts[.fixed] ?? 0) + " fixed")
+      parts.append(CountText.number(tally.baselineCounts[.fixed] ?? 0) + " fixed")
     }
-    parts.append(linked("\(number(totals.errored)) errored", "status=errored", totals.errored))
+    parts.append(linked("\(CountText.number(totals.errored)) errored", "status=errored", totals.errored))
     if totals.notRun > 0 {
-      parts.append(linked("\(number(totals.notRun)) not run (the breaker)", "status=not-run", totals.notRun))
+      parts.append(linked("\(CountText.number(totals.notRun)) not run (the breaker)", "status=not-run", totals.notRun))
     }
-    parts.append(linked(counted(totals.unexpectedPass, "unexpected pass", plural: "unexpected passes"),
+    parts.append(linked(CountText.counted(totals.unexpectedPass, "unexpected pass", plural: "unexpected passes"),
                         "status=unexpected-pass", totals.unexpectedPass))
     if totals.oracleStale > 0 {
-      parts.append(linked("\(number(totals.oracleStale)) oracle-stale (libicu's data older, not failures)",
+      parts.append(linked("\(CountText.number(totals.oracleStale)) oracle-stale (libicu's data older, not failures)",
                           "status=oracle-stale", totals.oracleStale))
     }
     let incomplete = tally.info?.incomplete.map { "<strong>\(escape($0.sentence))</strong><br>" } ?? ""
@@ -165,15 +165,15 @@ package enum HTMLReport {
     // The banner's "new failure" link lands here (`#new=1`, the script's filter too).
     var html = "<h2 id=\"new=1\">New failures and unexpected passes</h2>\n"
     if urgent.count > urgentShown {
-      html += "<p>\(number(urgentShown)) of \(counted(urgent.count, "group")) shown.</p>\n"
+      html += "<p>\(CountText.number(urgentShown)) of \(CountText.counted(urgent.count, "group")) shown.</p>\n"
     }
     func value(_ value: Value) -> String {
       let text = CodePoints.annotate(value.description)
       return escape(text.count <= valueLength ? text : String(text.prefix(valueLength)) + " …")
     }
     for cluster in urgent.prefix(urgentShown) {
-      let news = cluster.status == .unexpectedPass ? counted(cluster.count, "unexpected pass", plural: "unexpected passes")
-        : counted(cluster.newCount, "new failure")
+      let news = cluster.status == .unexpectedPass ? CountText.counted(cluster.count, "unexpected pass", plural: "unexpected passes")
+        : CountText.counted(cluster.newCount, "new failure")
       html += "<div class=\"urgent\"><h3>\(news) · \(cluster.status.rawValue) · <code>\(escape(cluster.check))</code>: "
         + "\(escape(cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern))</h3>\n"
       guard let example = cluster.examples.first(where: \.isNewFailure) ?? cluster.examples.first else {
@@ -205,39 +205,22 @@ package enum HTMLReport {
     for (status, count) in [(CaseStatus.errored, totals.errored), (.notRun, totals.notRun),
                             (.unexpectedPass, totals.unexpectedPass), (.oracleStale, totals.oracleStale)] where count > 0 {
       let groups = tally.clusters.sorted.filter { $0.status == status }
-      html += "<h3 id=\"status=\(status.rawValue)\">\(status.rawValue): \(counted(count, "case")) in "
-        + "\(counted(groups.count, "group"))</h3>\n<ul>" + groups.prefix(5).map { cluster in
-          "<li>\(number(cluster.count)) · <code>\(escape(cluster.check))</code>: "
+      html += "<h3 id=\"status=\(status.rawValue)\">\(status.rawValue): \(CountText.counted(count, "case")) in "
+        + "\(CountText.counted(groups.count, "group"))</h3>\n<ul>" + groups.prefix(5).map { cluster in
+          "<li>\(CountText.number(cluster.count)) · <code>\(escape(cluster.check))</code>: "
             + "\(escape(cluster.pattern.isEmpty ? "(no pattern)" : cluster.pattern))</li>"
-        }.joined() + (groups.count > 5 ? "<li>… \(counted(groups.count - 5, "more group"))</li>" : "") + "</ul>\n"
+        }.joined() + (groups.count > 5 ? "<li>… \(CountText.counted(groups.count - 5, "more group"))</li>" : "") + "</ul>\n"
     }
     return html.isEmpty ? "" : "<h2>By status</h2>\n" + html
   }
 
-  /// The tab's title: the verdict's counts, with separators.
-  /// An integer with thousands separators (1,234,567), as the page writes numbers.
-  static func number(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var grouped = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0, (digits.count - index) % 3 == 0 { grouped += "," }
-      grouped.append(digit)
-    }
-    return (value < 0 ? "-" : "") + grouped
-  }
-
-  /// A count and its noun, plural unless it is one: "1 group", "17,000 groups".
-  static func counted(_ value: Int, _ noun: String, plural: String? = nil) -> String {
-    number(value) + " " + (value == 1 ? noun : plural ?? noun + "s")
-  }
-
   /// The totals line, also present before the script runs.
   static func totalsText(_ totals: StatusCounts) -> String {
-    "\(number(totals.total)) cases: ✔ \(number(totals.passed)) passed · ✘ \(number(totals.failed)) failed · "
-      + "⚠ \(number(totals.errored)) errored · "
-      + (totals.notRun > 0 ? "⊘ \(number(totals.notRun)) not run · " : "") + "◐ \(number(totals.waived)) waived · "
-      + "◑ \(number(totals.oracleStale)) oracle-stale · "
-      + "! \(number(totals.unexpectedPass)) unexpected passes · ○ \(number(totals.skipped)) skipped"
+    "\(CountText.number(totals.total)) cases: ✔ \(CountText.number(totals.passed)) passed · ✘ \(CountText.number(totals.failed)) failed · "
+      + "⚠ \(CountText.number(totals.errored)) errored · "
+      + (totals.notRun > 0 ? "⊘ \(CountText.number(totals.notRun)) not run · " : "") + "◐ \(CountText.number(totals.waived)) waived · "
+      + "◑ \(CountText.number(totals.oracleStale)) oracle-stale · "
+      + "! \(CountText.number(totals.unexpectedPass)) unexpected passes · ○ \(CountText.number(totals.skipped)) skipped"
   }
 
   package static func escape(_ text: String) -> String {

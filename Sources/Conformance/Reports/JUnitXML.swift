@@ -161,7 +161,7 @@ package enum JUnitXML {
   /// cases still failing since the baseline, the rest the rule does not count.
   static func knownMessage(_ group: RunTally.KnownGroup, review: RunInfo.ReviewSummary?) -> String {
     let rule = review?.failOn ?? FailOn.unexpected.rawValue
-    let cases = "\(HTMLReport.counted(group.cases, "case")) in \(HTMLReport.counted(group.steps, "step"))"
+    let cases = "\(CountText.counted(group.cases, "case")) in \(CountText.counted(group.steps, "step"))"
     switch group.kind {
     case .waived(let id):
       let waiver = review?.waiver(id)

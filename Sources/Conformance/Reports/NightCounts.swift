@@ -21,34 +21,34 @@ enum NightCounts {
     guard tally.info?.review.baseline != nil, tally.newFailures > 0 else { return nil }
     return newFailureClasses.compactMap { kind, meaning in
       let count = tally.newFailuresByClass[kind] ?? 0
-      return count == 0 ? nil : "\(HTMLReport.number(count)) \(meaning)"
+      return count == 0 ? nil : "\(CountText.number(count)) \(meaning)"
     }.joined(separator: ", ")
   }
 
   /// The sentence under the baseline table (page, with and without JavaScript), naming the
   /// banner's count beside the table's columns.
   static func baselineLegend(_ tally: RunTally) -> String {
-    "The banner's \(HTMLReport.counted(tally.newFailures, "new failure")) are the second row: cases of "
+    "The banner's \(CountText.counted(tally.newFailures, "new failure")) are the second row: cases of "
       + newFailureClasses.map { $0.0.rawValue }.joined(separator: ", ")
       + " that no waiver explains (one whose scope lists the case); the first row counts every case of a class, waived ones too."
   }
 
   /// A case count per status, in the console's order and words.
   static func statuses(_ counts: StatusCounts) -> String {
-    "\(HTMLReport.number(counts.passed)) passed, \(HTMLReport.number(counts.failed)) failed, "
-      + "\(HTMLReport.number(counts.errored)) errored, "
-      + (counts.notRun > 0 ? "\(HTMLReport.number(counts.notRun)) not run (the breaker), " : "")
-      + "\(HTMLReport.number(counts.waived)) waived, "
-      + "\(HTMLReport.number(counts.oracleStale)) oracle-stale (libicu's data older), "
-      + "\(HTMLReport.counted(counts.unexpectedPass, "unexpected pass", plural: "unexpected passes")), "
-      + "\(HTMLReport.number(counts.skipped)) skipped"
+    "\(CountText.number(counts.passed)) passed, \(CountText.number(counts.failed)) failed, "
+      + "\(CountText.number(counts.errored)) errored, "
+      + (counts.notRun > 0 ? "\(CountText.number(counts.notRun)) not run (the breaker), " : "")
+      + "\(CountText.number(counts.waived)) waived, "
+      + "\(CountText.number(counts.oracleStale)) oracle-stale (libicu's data older), "
+      + "\(CountText.counted(counts.unexpectedPass, "unexpected pass", plural: "unexpected passes")), "
+      + "\(CountText.number(counts.skipped)) skipped"
   }
 
   /// What a JUnit reader is told beside a testsuite's counts: they are testcases, one per
   /// step, and the check's cases are these.
   static func junitCases(_ counts: StatusCounts, newFailures: Int) -> String {
-    "\(HTMLReport.counted(counts.total, "case")): \(statuses(counts)); "
-      + "\(HTMLReport.counted(newFailures, "new failure")). The testsuite's tests, failures and errors "
+    "\(CountText.counted(counts.total, "case")): \(statuses(counts)); "
+      + "\(CountText.counted(newFailures, "new failure")). The testsuite's tests, failures and errors "
       + "count testcases, one per step (a calendar, zone or locale's cases of this check), not cases."
   }
 
@@ -67,9 +67,9 @@ enum NightCounts {
     if let out = tally.info?.option("out") { when.append(URL(fileURLWithPath: out).lastPathComponent) }
     return (tally.info?.incomplete != nil ? "INCOMPLETE " : "") + verdict
       + (when.isEmpty ? "" : " · " + when.joined(separator: " · "))
-      + " — calendar conformance: \(HTMLReport.number(totals.errored)) errored"
-      + (totals.notRun > 0 ? ", \(HTMLReport.number(totals.notRun)) not run" : "")
-      + ", \(HTMLReport.number(totals.failed)) failed, \(HTMLReport.number(totals.waived)) waived of "
-      + HTMLReport.counted(totals.total, "case")
+      + " — calendar conformance: \(CountText.number(totals.errored)) errored"
+      + (totals.notRun > 0 ? ", \(CountText.number(totals.notRun)) not run" : "")
+      + ", \(CountText.number(totals.failed)) failed, \(CountText.number(totals.waived)) waived of "
+      + CountText.counted(totals.total, "case")
   }
 }

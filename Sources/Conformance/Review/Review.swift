@@ -182,15 +182,15 @@ public enum FailOn: String, Sendable, CaseIterable {
     case .any:
       let total = counts.failed + counts.errored + counts.waived + counts.unexpectedPass
       return total > 0
-        ? "\(HTMLReport.counted(total, "case")) did not pass (\(HTMLReport.number(counts.waived)) of them waived) (--fail-on any)"
+        ? "\(CountText.counted(total, "case")) did not pass (\(CountText.number(counts.waived)) of them waived) (--fail-on any)"
         : nil
     case .new:
-      return newFailures > 0 ? "\(HTMLReport.counted(newFailures, "new failure")) (--fail-on new)" : nil
+      return newFailures > 0 ? "\(CountText.counted(newFailures, "new failure")) (--fail-on new)" : nil
     case .unexpected:
       var parts: [String] = []
-      if newFailures > 0 { parts.append(HTMLReport.counted(newFailures, "new failure")) }
+      if newFailures > 0 { parts.append(CountText.counted(newFailures, "new failure")) }
       if counts.unexpectedPass > 0 {
-        parts.append(HTMLReport.counted(counts.unexpectedPass, "unexpected pass", plural: "unexpected passes"))
+        parts.append(CountText.counted(counts.unexpectedPass, "unexpected pass", plural: "unexpected passes"))
       }
       return parts.isEmpty ? nil : parts.joined(separator: " and ") + " (--fail-on unexpected)"
     }

@@ -17,27 +17,10 @@ import ICUOracle
 /// A waiver is about some subjects (`subjects`): one that explains the seeds' algorithms never
 /// waives a team's case of the same pattern, whose cause is the team's own code.
 package struct Waiver: Sendable {
-  /// Which subjects the difference a waiver explains is about.
-  package enum Subjects: String, Sendable, CaseIterable {
-    /// The seeds' logic: the built-in subject, its mutants, an executor that says it is it.
-    case seeds
-    /// Any subject that computes with this harness's Foundation (its calendars, formatters
-    /// and data): a Foundation defect, or Foundation's data.
-    case foundation
-    /// Any subject: libicu's own age or defects, where a published table disagrees with both
-    /// ICUs. The default for a waiver that names none (a file of a team's own is about its
-    /// subject).
-    case any
+  /// Which subjects the difference a waiver explains is about (`WaiverSubjects`: a subject
+  /// says which it shares).
+  package typealias Subjects = WaiverSubjects
 
-    /// Who, in a sentence's words.
-    package var described: String {
-      switch self {
-      case .seeds: "the seeds' logic"
-      case .foundation: "subjects that compute with Foundation"
-      case .any: "any subject"
-      }
-    }
-  }
 
   package var id: String
   /// The subjects it is about.

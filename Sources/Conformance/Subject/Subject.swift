@@ -87,7 +87,7 @@ package struct Subject: Sendable {
   /// The known differences this subject shares (a waiver's `subjects`): the seeds' and
   /// Foundation's for the built-in subject and its mutants, Foundation's for a team's
   /// functions, and what an executor's `hello` says (`shares`).
-  package internal(set) var shares: Set<Waiver.Subjects> = [.seeds, .foundation, .any]
+  package internal(set) var shares: Set<WaiverSubjects> = [.seeds, .foundation, .any]
   /// The data releases the subject declares (`DataReleases`); `nil`: Foundation's, which the
   /// seeds' logic and a team's Swift functions compute with unless the team says otherwise.
   var declaredReleases: DataReleases?

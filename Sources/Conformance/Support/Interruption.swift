@@ -140,7 +140,7 @@ package struct Interrupted: Error, CustomStringConvertible, Sendable {
     guard let partial else {
       return "interrupted by \(name): no report written, the previous reports are as they were"
     }
-    return "interrupted by \(name): the \(HTMLReport.number(casesRun)) cases that ran are in \(partial.path), "
+    return "interrupted by \(name): the \(CountText.number(casesRun)) cases that ran are in \(partial.path), "
       + "a partial report marked incomplete; the previous reports are as they were"
   }
 }

@@ -28,7 +28,15 @@ enum ParallelMap {
 /// The number of cores this process may use: one in a worker's forked child, whose work
 /// must not wait on Dispatch's threads (`WorkerChildren`).
 package enum ProcessInfoCores {
-  package static var count: Int { WorkerChildren.inChild ? 1 : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+  package static var count: Int { isForkedChild ? 1 : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+  private static let forkedChild = Atomic<Bool>(false)
+
+  /// Whether this process is a worker's forked child (`WorkerChildren` says so in the child).
+  static var isForkedChild: Bool { forkedChild.load(ordering: .relaxed) }
+
+  /// Told in a forked child, before it serves.
+  static func markForkedChild() { forkedChild.store(true, ordering: .relaxed) }
 }
 
 #if canImport(Glibc)

@@ -150,10 +150,10 @@ public enum ConformanceRun {
         .map { group in
           // An oracle-stale group's triage is its status: said once.
           let triage = group.triage.flatMap { $0.rawValue == group.status.rawValue ? nil : " · \($0.rawValue)" }
-          return "\(HTMLReport.number(group.count)) \(group.status.rawValue)" + (triage ?? "")
+          return "\(CountText.number(group.count)) \(group.status.rawValue)" + (triage ?? "")
         }
         .joined(separator: ", ")
-      return "\(HTMLReport.number(line.count)) × \(line.check): \(ConsoleRecorder.visible(line.label)) (\(groups))"
+      return "\(CountText.number(line.count)) × \(line.check): \(ConsoleRecorder.visible(line.label)) (\(groups))"
     }
   }
 
@@ -315,14 +315,14 @@ public enum ConformanceRun {
   {
     let totals = tally.totals
     var lines = [
-      "\(HTMLReport.number(totals.total)) cases in \(String(format: "%.1f", tally.elapsed)) s: "
+      "\(CountText.number(totals.total)) cases in \(String(format: "%.1f", tally.elapsed)) s: "
         + NightCounts.statuses(totals),
     ]
     if let baseline = tally.info?.review.baseline {
       lines.append("against \(baseline.path) (\(baseline.started)): " + Baseline.Class.allCases
-        .map { "\(HTMLReport.number(tally.baselineCounts[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
+        .map { "\(CountText.number(tally.baselineCounts[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
       if let split = NightCounts.newFailureSplit(tally) {
-        lines.append("the \(HTMLReport.counted(tally.newFailures, "new failure")), failures no waiver explains: \(split)")
+        lines.append("the \(CountText.counted(tally.newFailures, "new failure")), failures no waiver explains: \(split)")
       }
     }
     if let stale = tally.info?.review.stale, !stale.isEmpty {
@@ -345,14 +345,14 @@ public enum ConformanceRun {
       // Not a problem: named when few, counted when many (a two-locale selection had 29).
       let shown = partly.count <= 3 ? partly.joined(separator: ", ")
         : partly.prefix(3).joined(separator: ", ") + " and \(partly.count - 3) more (results.json: review.unmatchedPartly)"
-      lines.append("\(HTMLReport.counted(partly.count, "waiver")) matched nothing in this selection, which holds only "
+      lines.append("\(CountText.counted(partly.count, "waiver")) matched nothing in this selection, which holds only "
         + "part of what they cover (not stale): " + shown)
     }
     if tally.totals.notRun > 0 {
       let trips = tally.info?.isolation?.trips.count ?? 0
-      lines.append("the breaker did not run \(HTMLReport.counted(tally.totals.notRun, "case")) (counted as not run, "
+      lines.append("the breaker did not run \(CountText.counted(tally.totals.notRun, "case")) (counted as not run, "
         + "never as errored): "
-        + (trips > 0 ? "\(HTMLReport.counted(trips, "group")) tripped on a repeated fault, listed in "
+        + (trips > 0 ? "\(CountText.counted(trips, "group")) tripped on a repeated fault, listed in "
           + "results.json (run.isolation.trips) and index.html (Isolation)"
           : "the executor's questions of a function that failed 3 in a row were not sent"))
     }
@@ -363,7 +363,7 @@ public enum ConformanceRun {
       lines.append(news ? "Failure patterns, new ones first:" : "Failure patterns, largest first:")
       lines += patterns.prefix(8).map { "  \($0)" }
       if patterns.count > 8 {
-        lines.append("  … and \(HTMLReport.number(patterns.count - 8)) more: index.html lists every pattern "
+        lines.append("  … and \(CountText.number(patterns.count - 8)) more: index.html lists every pattern "
           + "(Top failure patterns), cases.jsonl.gz every failing case")
       }
       // Where a reviewer starts: the first case of the most urgent new pattern.
@@ -379,8 +379,8 @@ public enum ConformanceRun {
     let exit = failOn.exitLine(totals, newFailures: tally.newFailures)
     return Result(
       status: fires ? .unexpected : .clean, summary: lines,
-      reason: fires ? exit : exit + " (\(HTMLReport.number(tally.newFailures)) new failures, "
-        + "\(HTMLReport.number(totals.unexpectedPass)) unexpected passes, \(HTMLReport.number(totals.waived)) waived"
-        + (totals.oracleStale > 0 ? ", \(HTMLReport.number(totals.oracleStale)) oracle-stale" : "") + ")")
+      reason: fires ? exit : exit + " (\(CountText.number(tally.newFailures)) new failures, "
+        + "\(CountText.number(totals.unexpectedPass)) unexpected passes, \(CountText.number(totals.waived)) waived"
+        + (totals.oracleStale > 0 ? ", \(CountText.number(totals.oracleStale)) oracle-stale" : "") + ")")
   }
 }

@@ -463,12 +463,12 @@ struct FaultStormTests {
     #expect(trips.reduce(0) { $0 + $1.notRun } == notRun.count)
     // The console says it, counted as the cases file holds them, and JUnit skips them with
     // the reason, in one testcase of the check.
-    let said = "the breaker did not run \(HTMLReport.number(notRun.count)) cases (counted as not run, never as errored)"
+    let said = "the breaker did not run \(CountText.number(notRun.count)) cases (counted as not run, never as errored)"
     #expect(storm.stdout.contains(said), "\(storm.stdout)")
-    #expect(storm.stdout.contains("\(HTMLReport.number(notRun.count)) not run (the breaker)"), "\(storm.stdout)")
+    #expect(storm.stdout.contains("\(CountText.number(notRun.count)) not run (the breaker)"), "\(storm.stdout)")
     let junit = storm.junit
     #expect(junit.contains("name=\"not run · the breaker stopped a systematic fault\""), "\(junit.prefix(2000))")
-    #expect(junit.contains("<skipped message=\"\(HTMLReport.counted(notRun.count, "case")) in "), "\(junit.prefix(2000))")
+    #expect(junit.contains("<skipped message=\"\(CountText.counted(notRun.count, "case")) in "), "\(junit.prefix(2000))")
   }
 
   /// The case as a storm's groups hold it: all but its detail, and its verdict read as "a

@@ -277,7 +277,7 @@ package enum ExecutorServer {
         let functions = Subject.Function.allCases.map { "\"\($0)\"" }.joined(separator: ",")
         var hello = "{\"name\":"
         JSONString.append(subject.name, to: &hello)
-        let shares = Waiver.Subjects.allCases.filter { $0 != .any && subject.shares.contains($0) }
+        let shares = WaiverSubjects.allCases.filter { $0 != .any && subject.shares.contains($0) }
           .map { "\"\($0.rawValue)\"" }.joined(separator: ",")
         // The data it computes with: the served subject's (Foundation's, unless declared).
         let releases = subject.releases

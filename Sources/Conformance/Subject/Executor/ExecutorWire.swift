@@ -111,7 +111,7 @@ enum ExecutorWire {
     var reasons: [String: String]
     /// The known differences it shares (`seeds`: it is the seeds' logic; `foundation`: it
     /// computes with this harness's Foundation): the waivers about those apply to it too.
-    var shares: Set<Waiver.Subjects> = []
+    var shares: Set<WaiverSubjects> = []
     /// The data releases it declares (`"data": {"cldr": "46", "tz": "2025b", "icu": "76.1"}`,
     /// each optional): none when it says nothing.
     var data = DataReleases()
@@ -149,7 +149,7 @@ enum ExecutorWire {
       if let listed = fields["shares"] {
         guard case .array(let items) = listed else { throw InputError("its answer to hello has shares that is not an array") }
         for item in items {
-          guard case .string(let spelling) = item, let family = Waiver.Subjects(rawValue: spelling), family != .any else {
+          guard case .string(let spelling) = item, let family = WaiverSubjects(rawValue: spelling), family != .any else {
             throw InputError("its answer to hello shares '\(item.shown)', not one of seeds, foundation")
           }
           shares.insert(family)
