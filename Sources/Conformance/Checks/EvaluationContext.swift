@@ -194,12 +194,12 @@ package final class EvaluationContext {
   var withoutDiagnosis: String?
 
   /// `body`, which asks the subject only to explain a difference already found (where its
-  /// month starts): under a limit of its own in a worker (`CaseWatch.diagnosing`), so a
+  /// month starts): under a limit of its own in a worker (`CaseClock.diagnosing`), so a
   /// function that loops or traps there costs the diagnosis, never the verdict; `nil`, with
   /// no question asked, when this case's diagnosis faulted before.
   func diagnosis<T>(_ body: () -> T?) -> T? {
     guard withoutDiagnosis == nil else { return nil }
-    return CaseWatch.diagnosing(body)
+    return CaseClock.diagnosing(body)
   }
 
   static func subjectReading(_ date: Date, _ calendar: Calendar) -> String {

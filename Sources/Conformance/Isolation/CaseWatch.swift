@@ -76,7 +76,7 @@ final class WorkerCases: CaseObserver {
 /// the case's CPU and wall time count from the first poll that saw it running, so a case is
 /// stopped at most one poll (20 ms) past its limit, and a case shorter than a poll costs no
 /// clock read at all.
-final class CaseWatch: Sendable {
+final class CaseWatch: CaseClock.Watch {
   private struct Current {
     var step: Int
     var position: Int
@@ -110,29 +110,23 @@ final class CaseWatch: Sendable {
   /// Runs `body`, the subject asked only to explain a difference already found (a
   /// diagnosis), under a limit of its own (`diagnosisCPU`): past it, or dying in it, the
   /// worker says so and the case is asked again without it (`EvaluationContext.diagnosis`).
-  /// Outside a worker it only runs `body`.
-  static func diagnosing<T>(_ body: () -> T) -> T {
-    guard let watch = active.withLock({ $0 }) else { return body() }
-    watch.slot?.diagnosing(true)
-    watch.state.withLock { $0.current?.diagnosis = (threadCPU(), .now) }
+  /// Code below Isolation asks through `CaseClock`, which this watch is installed in.
+  func diagnosing<T>(_ body: () -> T) -> T {
+    slot?.diagnosing(true)
+    state.withLock { $0.current?.diagnosis = (Self.threadCPU(), .now) }
     defer {
-      watch.state.withLock { $0.current?.diagnosis = nil }
-      watch.slot?.diagnosing(false)
+      state.withLock { $0.current?.diagnosis = nil }
+      slot?.diagnosing(false)
     }
     return body()
   }
 
-  /// The watch of this process's evaluating thread (a worker's), once its watchdog runs.
-  private static let active = Mutex<CaseWatch?>(nil)
-
   /// Runs `body`, work a case does for the whole process (reading a reference release on
   /// first use), off the case's clock: its CPU and wall time are not the case's, so the first
-  /// case to need a table is not stopped as hung on a slow machine. Outside a worker it only
-  /// runs `body`.
-  static func offTheClock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    guard let watch = active.withLock({ $0 }) else { return try body() }
-    watch.pause(cpu: threadCPU(), wall: .now)
-    defer { watch.resume(cpu: threadCPU(), wall: .now) }
+  /// case to need a table is not stopped as hung on a slow machine.
+  func offTheClock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    pause(cpu: Self.threadCPU(), wall: .now)
+    defer { resume(cpu: Self.threadCPU(), wall: .now) }
     return try body()
   }
 
@@ -201,7 +195,7 @@ final class CaseWatch: Sendable {
   /// A worker whose parent is gone exits, hung or not.
   func startWatchdog(of thread: pthread_t, report: @escaping @Sendable (HangNote) -> Void) {
     Self.unblockFatalSignals()
-    Self.active.withLock { $0 = self }
+    CaseClock.install(self)
     var clock = clockid_t()
     pthread_getcpuclockid(thread, &clock)
     let parent = getppid()

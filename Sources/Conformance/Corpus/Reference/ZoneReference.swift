@@ -33,7 +33,7 @@ package final class ZoneRelease: Sendable {
       if state.rows == nil {
         // Read for the whole run, not for the case that first asks (seconds in a debug
         // build): off that case's clock, so its watchdog does not take the read for a hang.
-        let (rows, source) = try CaseWatch.offTheClock { () throws(InputError) in
+        let (rows, source) = try CaseClock.offTheClock { () throws(InputError) in
           let file = try TSV.read(url, columns: 5)
           var rows: [String: [[String]]] = [:]
           for row in file.rows { rows[row.fields[0], default: []].append(row.fields) }
