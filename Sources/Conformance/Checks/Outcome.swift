@@ -123,3 +123,13 @@ package struct MonthReadings: Sendable, Equatable, Codable {
   /// Its keys, for `Codable` and the case line's writer.
   enum CodingKeys: String, CodingKey, CaseIterable { case oracle, subject }
 }
+
+extension ExecutorFault {
+  /// The case's outcome: `not-run` for a question the breaker did not send, else errored.
+  var outcome: Outcome {
+    var outcome = Outcome.errored(detail[0])
+    if case .notRun = kind { outcome.verdict = .notRun }
+    (outcome.pattern, outcome.detail) = (signature, detail)
+    return outcome
+  }
+}

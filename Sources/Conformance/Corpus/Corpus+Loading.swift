@@ -19,10 +19,10 @@ extension Corpus {
   /// - Parameters:
   ///   - eagerTables: read every month table now (the plan chooses months from them); a
   ///     worker process, which plans nothing, reads each when a case first asks.
-  ///   - setup: the zones as a worker's parent read them (`WorkerSetup`), instead of reading
+  ///   - known: the zones as a worker's parent read them (`WorkerSetup`), instead of reading
   ///     every zone's transitions from both ICUs, which a worker's checks never look at.
   package static func load(_ request: CorpusRequest, eagerTables: Bool = true,
-                          setup: WorkerSetup? = nil) throws -> Corpus {
+                          known: KnownZones? = nil) throws -> Corpus {
     let catalog = try harness { try LocaleCatalog() }
     guard Self.supportedYears(request.years) else {
       throw InputError(
@@ -41,9 +41,9 @@ extension Corpus {
       zones: [], years: request.years,
       transitionSample: request.transitionSample ?? (request.zones == .core ? .shapes : .all),
       exhaustive: request.exhaustive, monthTables: MonthTables(), localeCatalog: catalog)
-    if let setup {
-      corpus.utcZone = setup.utcZone
-      corpus.zones = setup.zones.map { given in
+    if let known {
+      corpus.utcZone = known.utcZone
+      corpus.zones = known.zones.map { given in
         var zone = Zone(id: given.id, reason: "read by the worker's parent", transitions: [], transitionsInWindow: 0)
         (zone.sweepsEveryMonth, zone.knownClass) = (given.sweepsEveryMonth, given.zoneClass)
         return zone
@@ -336,4 +336,20 @@ struct ZoneReading: Sendable {
   /// Every transition in the window, whatever the sample.
   var all: [ZoneTransition]
   var canonical: String
+}
+
+extension Corpus {
+  /// A zone as a worker's parent read it: its class for the report's matrices, and whether
+  /// the plan sweeps every month there.
+  package struct KnownZone: Codable, Sendable, Equatable {
+    var id: String
+    var zoneClass: String
+    var sweepsEveryMonth: Bool
+  }
+
+  /// The zones as a worker's parent read them, and the one that stands for UTC.
+  package struct KnownZones: Sendable {
+    var zones: [KnownZone]
+    var utcZone: String?
+  }
 }

@@ -7,11 +7,7 @@ import Synchronization
 /// month there). Reading every zone's transitions from both ICUs was half of a worker's
 /// start, paid again by each one that replaces a crashed worker.
 package struct WorkerSetup: Codable, Sendable {
-  package struct Zone: Codable, Sendable, Equatable {
-    var id: String
-    var zoneClass: String
-    var sweepsEveryMonth: Bool
-  }
+  package typealias Zone = Corpus.KnownZone
 
   /// What of the run's options a worker evaluates by, from the parent's `RunOptions`: a
   /// typed value, where the run's command line passed again would be parsed again (with
@@ -57,6 +53,10 @@ package struct WorkerSetup: Codable, Sendable {
     zones = corpus.zones.map { Zone(id: $0.id, zoneClass: $0.zoneClass, sweepsEveryMonth: $0.sweepsEveryMonth) }
     utcZone = corpus.utcZone
   }
+
+  /// The zones as the parent read them, which a worker's corpus takes instead of reading
+  /// them again.
+  var knownZones: Corpus.KnownZones { Corpus.KnownZones(zones: zones, utcZone: utcZone) }
 }
 
 /// What the parent asks a worker: the cases of one step, all or those at `positions`, each

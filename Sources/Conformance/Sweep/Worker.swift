@@ -56,7 +56,7 @@ package enum Worker {
     let checks = try ConformanceRun.selectChecks(run.checks)
     let waivers = try run.waivers.map { file throws(InputError) in try WaiverFile.load(file.url) } ?? []
     let baseline = try run.baseline.map { file throws(InputError) in try Baseline.load(file.url) }
-    let corpus = try Corpus.load(run.request, eagerTables: false, setup: setup)
+    let corpus = try Corpus.load(run.request, eagerTables: false, known: setup.knownZones)
     let versions = try RunVersions.current().naming(subject)
     let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions, today: .today,
                         oracleStale: run.oracleStale)

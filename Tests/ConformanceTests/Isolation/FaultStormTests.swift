@@ -547,7 +547,7 @@ struct WorkerSetupTests {
     #expect(parent.utcZone == "Africa/Abidjan")
     let run = WorkerSetup.Run(RunOptions(request: request, out: URL(fileURLWithPath: "/tmp/out")),
                               explain: ExplainCommand())
-    let worker = try Corpus.load(request, eagerTables: false, setup: WorkerSetup(run: run, corpus: parent))
+    let worker = try Corpus.load(request, eagerTables: false, known: WorkerSetup(run: run, corpus: parent).knownZones)
     #expect(worker.utcZone == "Africa/Abidjan")
   }
 

@@ -118,12 +118,4 @@ struct ExecutorFault: Sendable, Equatable {
   static func clip(_ text: String, _ limit: Int) -> String {
     text.count <= limit ? text : String(text.prefix(limit)) + "…"
   }
-
-  /// The case's outcome: `not-run` for a question the breaker did not send, else errored.
-  var outcome: Outcome {
-    var outcome = Outcome.errored(detail[0])
-    if case .notRun = kind { outcome.verdict = .notRun }
-    (outcome.pattern, outcome.detail) = (signature, detail)
-    return outcome
-  }
 }
