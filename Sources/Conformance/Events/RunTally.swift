@@ -273,21 +273,6 @@ package struct RunTally: Sendable {
   }
 }
 
-/// A case as the tally meets it: `summary` holds what it counts (id, verdict, pattern,
-/// review), `whole()` the record with its values, asked for only of the few cases the tally
-/// keeps as examples. A run's cases are whole already; a merge reads each shard's line from a
-/// few members and decodes it whole only when kept, which is most of what a merge saves.
-package protocol TalliedCase {
-  associatedtype Failure: Error
-  var summary: CaseRecord { get }
-  func whole() throws(Failure) -> CaseRecord
-}
-
-extension CaseRecord: TalliedCase {
-  package var summary: CaseRecord { self }
-  package func whole() -> CaseRecord { self }
-}
-
 /// One cell of the page's heat map.
 package struct HeatCell: Sendable, Equatable {
   package var passed = 0
@@ -300,12 +285,4 @@ package struct HeatCell: Sendable, Equatable {
     self.total += total
     self.counted += counted
   }
-}
-
-/// A check's steps counted as JUnit testcases.
-package struct TestcaseCounts: Sendable, Codable, Equatable {
-  package var tests = 0
-  package var failures = 0
-  package var errors = 0
-  package var skipped = 0
 }

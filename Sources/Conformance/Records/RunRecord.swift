@@ -53,32 +53,6 @@ package struct RunRecord: Sendable, Codable {
   /// How many removed cases `results.json` lists by id (the count is in `baselineClasses`).
   static let removedListed = 1000
 
-  init(_ tally: RunTally, info: RunInfo, files: Files) {
-    var run = info
-    run.review.removed = Array(info.review.removed.prefix(Self.removedListed))
-    self.run = run
-    elapsedSeconds = tally.elapsed.rounded(toPlaces: 3)
-    summary = tally.totals
-    checks = info.checks.map { check in
-      CheckRecord(id: check.id, counts: tally.checkCounts[check.id] ?? StatusCounts(),
-                  testcases: tally.testcaseCounts(check: check.id),
-                  baselineClasses: info.review.baseline == nil ? nil
-                    : tally.checkBaselineCounts[check.id] ?? [:])
-    }
-    skipReasons = tally.skipReasons
-    newFailures = tally.newFailures
-    newFailureClasses = info.review.baseline == nil ? [:]
-      : Dictionary(uniqueKeysWithValues: NightCounts.newFailureClasses.map {
-        ($0.0.rawValue, tally.newFailuresByClass[$0.0] ?? 0)
-      })
-    baselineClasses = info.review.baseline == nil ? [:]
-      : Dictionary(uniqueKeysWithValues: Baseline.Class.allCases.map {
-        ($0.rawValue, tally.baselineCounts[$0] ?? 0)
-      })
-    matrices = tally.matrices
-    self.files = files
-  }
-
   /// The default names of the files beside `results.json`.
   static func files(recordAll: Bool) -> Files {
     Files(steps: "steps.jsonl.gz", cases: "cases.jsonl.gz",
