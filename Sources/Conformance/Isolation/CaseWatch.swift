@@ -1,28 +1,6 @@
 import Foundation
 import Synchronization
 
-/// How long one case may run in a worker: CPU seconds of the evaluating thread, so a loaded
-/// machine does not make a clean case look hung, and wall seconds, much longer, for a case
-/// that blocks without spending CPU.
-struct CaseLimit: Codable, Sendable, Equatable {
-  var cpu: Double
-  var wall: Double
-}
-
-/// A case that ran past its limit, as the worker's watchdog reports it before stopping it.
-struct HangNote: Codable, Sendable, Equatable {
-  var step: Int
-  var position: Int
-  var cpuSeconds: Double
-  var wallSeconds: Double
-  var limit: CaseLimit
-  /// The subject's function the case was in (`SubjectActivity`), which names the hang.
-  var function: String?
-  /// Stopped in the case's diagnosis (`EvaluationContext.diagnosis`), past its own limit:
-  /// the case is asked again without it, never errored for it.
-  var diagnosis: Bool?
-}
-
 /// Told before and after each case a step evaluates.
 protocol CaseObserver: AnyObject {
   func willEvaluate(position: Int)

@@ -312,3 +312,10 @@ final class StepScheduler: Sendable {
     }
   }
 }
+
+extension Breaker {
+  /// The group of a case or a step: its check and calendar (its zone is a zone of the group).
+  static func group(_ id: CaseID) -> Group {
+    Group(check: id.check, calendar: id.calendar)
+  }
+}

@@ -98,11 +98,6 @@ struct Breaker: Sendable {
     self.threshold = max(1, threshold)
   }
 
-  /// The group of a case or a step: its check and calendar (its zone is a zone of the group).
-  static func group(_ id: CaseID) -> Group {
-    Group(check: id.check, calendar: id.calendar)
-  }
-
   /// A case of `group` (in `zone`) completed: the faults before it were not in a row.
   mutating func completed(_ group: Group, zone: String? = nil) {
     streaks[Place(group: group, zone: zone)] = nil
