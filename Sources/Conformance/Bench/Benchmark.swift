@@ -432,7 +432,7 @@ package enum Benchmark {
         var part = SubjectLoop.PerCheck(check: checks[step.checkIndex].id)
         for id in step.cases() {
           let start = ThreadClock.now
-          _ = Runner.evaluate(id, check: checks[step.checkIndex], context: context)
+          _ = context.outcome(of: id, check: checks[step.checkIndex])
           part.evaluate += ThreadClock.now - start
           part.subject += recorder.takeSubjectTime()
           part.replayed += recorder.replay()

@@ -208,3 +208,24 @@ package final class EvaluationContext {
       + (parts.isLeapMonth == true ? " leap" : "")
   }
 }
+
+extension EvaluationContext {
+  /// One case evaluated by itself, as every runner and `explain` evaluate it: skipped where
+  /// the subject lacks a function the check calls, or says it cannot answer; errored where
+  /// the check throws.
+  package func outcome(of id: CaseID, check: any Check) -> Outcome {
+    if let absent = check.subjectFunctions.first(where: subject.missing.contains) {
+      return .skipped("the subject \(subject.name) has no \(absent) function"
+        + (subject.missingReasons[absent].map { ": \($0)" } ?? ""))
+    }
+    do {
+      return try check.evaluate(id, in: self)
+    } catch let unavailable as SubjectUnavailable {
+      return .skipped(unavailable.reason)
+    } catch let error as InputError {
+      return .errored(error.message)
+    } catch {
+      return .errored("\(error)")
+    }
+  }
+}

@@ -31,7 +31,7 @@ final class FaultedExpectation: @unchecked Sendable {
   /// libicu's expected value of `id` in `context`, whose subject is `placeheld`; `.null`
   /// when libicu gives none. `explain` of a faulted case asks it too.
   static func expected(_ id: CaseID, check: any Check, context: EvaluationContext) -> Value {
-    let oracle = Runner.evaluate(id, check: check, context: context)
+    let oracle = context.outcome(of: id, check: check)
     return oracle.verdict == .errored || oracle.verdict == .skipped ? .null : oracle.expected
   }
 }

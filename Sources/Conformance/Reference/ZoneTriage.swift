@@ -109,7 +109,7 @@ extension ReferenceData {
         return nil
       }
       context.answers?.startReplay()
-      let result = Runner.evaluate(id, check: check, context: context.zoneReference(release))
+      let result = context.zoneReference(release).outcome(of: id, check: check)
       switch result.verdict {
       case .passed:
         detail.append("reference \(release.name): the subject's answer")

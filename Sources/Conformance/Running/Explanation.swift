@@ -114,7 +114,7 @@ package enum Explanation {
     review.apply(&record)
     let outcome = record.outcome
     // Foundation's ICU's own view of the case, for its intermediate values.
-    let second = triage.map { Runner.evaluate(id, check: check, context: $0) }
+    let second = triage.map { $0.outcome(of: id, check: check) }
     var lines = [
       "case:     \(id)",
       "check:    \(check.id): \(check.summary)",

@@ -59,25 +59,6 @@ package struct Runner: Sendable {
   /// check): `bench --quick` took 12.8–14.1 s at 0.60 wall/CPU, 10.6 s at 0.52 with room.
   static let maxCasesAhead = 100_000
 
-  /// Evaluates one case by itself (for `explain` and tests).
-  package static func evaluate(_ id: CaseID, check: any Check, context: EvaluationContext)
-    -> Outcome
-  {
-    if let absent = check.subjectFunctions.first(where: context.subject.missing.contains) {
-      return .skipped("the subject \(context.subject.name) has no \(absent) function"
-        + (context.subject.missingReasons[absent].map { ": \($0)" } ?? ""))
-    }
-    do {
-      return try check.evaluate(id, in: context)
-    } catch let unavailable as SubjectUnavailable {
-      return .skipped(unavailable.reason)
-    } catch let error as InputError {
-      return .errored(error.message)
-    } catch {
-      return .errored("\(error)")
-    }
-  }
-
   /// Evaluates a case and, when it fails and `triage` is given, classifies the failure by
   /// evaluating it again with Foundation's ICU as the oracle.
   package static func evaluate(_ id: CaseID, step: Int, check: any Check,
@@ -88,7 +69,7 @@ package struct Runner: Sendable {
     context.answers?.startCase()
     context.executor?.startCase()
     var record = CaseRecord(id: id, step: step,
-                            outcome: evaluate(id, check: check, context: context))
+                            outcome: context.outcome(of: id, check: check))
     if let note = context.withoutDiagnosis, record.outcome.verdict == .failed {
       record.outcome.detail.append(note)
     }
@@ -109,7 +90,7 @@ package struct Runner: Sendable {
     guard verdict == .failed else { return record }
     context.answers?.startReplay()
     context.executor?.startTriage()
-    let second = evaluate(id, check: check, context: triage)
+    let second = triage.outcome(of: id, check: check)
     record.review.triageExpected = subjectICUExpectation(record.outcome, second)
     if let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference {
       let (triage, detail, decided) = reference.triage(id, check: referenced, outcome: record.outcome,
@@ -170,7 +151,7 @@ package struct Runner: Sendable {
     else { return record }
     context.answers?.startReplay()
     context.executor?.startTriage()
-    let second = evaluate(record.id, check: check, context: triage)
+    let second = triage.outcome(of: record.id, check: check)
     guard second.verdict == .passed || second.verdict == .failed,
       let subjectICU = subjectICUExpectation(record.outcome, second)
     else { return record }

@@ -25,7 +25,7 @@ struct ExpectedColumnTests {
     let check = try #require(CheckCatalog.check(id.check))
     let context = EvaluationContext(corpus: corpus, subject: subject)
     context.recordsValues = true
-    return Runner.evaluate(id, check: check, context: context)
+    return context.outcome(of: id, check: check)
   }
 
   /// The oracle's full values as strings (`--record all`), for lists of strings.

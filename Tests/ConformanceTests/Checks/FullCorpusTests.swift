@@ -12,7 +12,7 @@ struct FullCorpusTests {
   func evaluate(_ text: String, corpus: Corpus, subject: Subject = .pickerLogic) throws -> Outcome {
     let id = try CaseID(parsing: text)
     let check = try #require(CheckCatalog.check(id.check))
-    return Runner.evaluate(id, check: check, context: EvaluationContext(corpus: corpus, subject: subject))
+    return EvaluationContext(corpus: corpus, subject: subject).outcome(of: id, check: check)
   }
 
   @Test("Adar in a Hebrew common year named Adar I: the five days never reach it, the month cycle does")
@@ -376,7 +376,7 @@ struct FieldRoundtripTests {
     let corpus = try smallCorpus(locales: ["en_US"], calendars: calendars, zones: zones, years: year...year)
     let id = try CaseID(parsing: text)
     let check = try #require(CheckCatalog.check(id.check))
-    return Runner.evaluate(id, check: check, context: EvaluationContext(corpus: corpus, subject: subject))
+    return EvaluationContext(corpus: corpus, subject: subject).outcome(of: id, check: check)
   }
 
   @Test("America/Sao_Paulo 2018-11-04 has no midnight: the seed's formatter reads its field back as nothing")
