@@ -92,28 +92,13 @@ package struct Runner: Sendable {
     context.executor?.startTriage()
     let second = triage.outcome(of: id, check: check)
     record.review.triageExpected = subjectICUExpectation(record.outcome, second)
-    if let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference {
-      let (triage, detail, decided) = reference.triage(id, check: referenced, outcome: record.outcome,
-                                                       subjectICU: record.review.triageExpected,
-                                                       context: context)
-      record.review.triage = triage
-      record.outcome.detail += detail
-      record.outcome.values?.reference = decided
-    } else if check is any ZoneReferenceChecked,
-      let reference = context.corpus.reference,
-      let (triage, detail, decided) = reference.zoneTriage(id, check: check, outcome: record.outcome,
-                                                           second: second, context: context)
+    if let reference = context.corpus.reference,
+      let decision = reference.decide(id, check: check, outcome: record.outcome, second: second,
+                                      subjectICU: record.review.triageExpected, context: context)
     {
-      record.review.triage = triage
-      record.outcome.detail += detail
-      record.outcome.values?.reference = decided
-    } else if check is any ScriptReferenceChecked, let reference = context.corpus.reference,
-      let (triage, detail, decided) = reference.scriptTriage(id, outcome: record.outcome,
-                                                             subjectICU: record.review.triageExpected)
-    {
-      record.review.triage = triage
-      record.outcome.detail += detail
-      record.outcome.values?.reference = decided
+      record.review.triage = decision.triage
+      record.outcome.detail += decision.detail
+      record.outcome.values?.reference = decision.reference
     } else {
       record.review.triage = Triage.classify(record.outcome, against: second)
     }
