@@ -139,3 +139,8 @@ extension CaseRecord: Codable {
     try container.encode(try RecordCoding.decoder().decode(JSONValue.self, from: line))
   }
 }
+
+extension CaseRecord: MemberDecodable {
+  /// A whole case line read by key (`conformance compare`, a self-test's catches).
+  static let slowReader = SlowReads.Reader.caseLine
+}
