@@ -21,8 +21,6 @@ enum WorkerChildren {
   /// to it is that child's last words.
   static let endMarker = "conformance: the worker's child ended"
 
-  /// Whether this process is a worker's forked child.
-  static var inChild: Bool { ProcessInfoCores.isForkedChild }
 
   /// Forks children one after another. Returns `true` in each child, which serves the
   /// requests; in this process, returns `false` once a child ends cleanly (its stdin closed:

@@ -123,7 +123,7 @@ struct WorkerReply: Codable {
   /// death is.
   var childEnded: WorkerChildren.End?
 
-  enum CodingKeys: String, CodingKey, CaseIterable {
+  enum CodingKeys: String, CodingKey {
     case step, slowestCaseCPU, caseLines, actualDigests, ready, hung, slowReads, alive, forks, childEnded
   }
 }

@@ -64,7 +64,57 @@ enum JSONText {
 
   /// The UTF-8 bytes a string's body (between its quotes, already checked) stands for;
   /// `nil` for an escape that names a lone surrogate (left to `JSONDecoder` to judge).
-  static func unescaped(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8]? { Parser.unescaped(body) }
+  static func unescaped(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    guard body.contains(UInt8(ascii: "\\")) else { return Array(body) }
+    var output: [UInt8] = []
+    output.reserveCapacity(body.count)
+    var index = 0
+    func hex4(_ at: Int) -> UInt32 {
+      (0..<4).reduce(0) { $0 << 4 | hexDigit(body[at + $1])! }
+    }
+    while index < body.count {
+      let byte = body[index]
+      index += 1
+      guard byte == UInt8(ascii: "\\") else {
+        output.append(byte)
+        continue
+      }
+      let escape = body[index]
+      index += 1
+      switch escape {
+      case UInt8(ascii: "b"): output.append(0x08)
+      case UInt8(ascii: "f"): output.append(0x0C)
+      case UInt8(ascii: "n"): output.append(0x0A)
+      case UInt8(ascii: "r"): output.append(0x0D)
+      case UInt8(ascii: "t"): output.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = hex4(index)
+        index += 4
+        if (0xD800..<0xDC00).contains(scalar) {
+          guard index + 6 <= body.count, body[index] == UInt8(ascii: "\\"),
+            body[index + 1] == UInt8(ascii: "u")
+          else { return nil }
+          let low = hex4(index + 2)
+          guard (0xDC00..<0xE000).contains(low) else { return nil }
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          index += 6
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { return nil }
+        output.append(contentsOf: Array(String(Character(unicode)).utf8))
+      default: output.append(escape)
+      }
+    }
+    return output
+  }
+
+  static func hexDigit(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case 0x30...0x39: UInt32(byte - 0x30)
+    case 0x41...0x46: UInt32(byte - 0x41 + 10)
+    case 0x61...0x66: UInt32(byte - 0x61 + 10)
+    default: nil
+    }
+  }
 
   /// A recursive-descent walk over JSON text (RFC 8259) that keeps only positions.
   struct Parser {
@@ -171,7 +221,7 @@ enum JSONText {
           position += 1
           if escape == UInt8(ascii: "u") {
             guard position + 4 <= bytes.count,
-              (0..<4).allSatisfy({ Self.hexDigit(bytes[position + $0]) != nil })
+              (0..<4).allSatisfy({ JSONText.hexDigit(bytes[position + $0]) != nil })
             else { return false }
             position += 4
           } else if !"\"\\/bfnrt".utf8.contains(escape) {
@@ -224,60 +274,6 @@ enum JSONText {
 
     private mutating func skipSpace() {
       while position < bytes.count, JSONText.isSpace(bytes[position]) { position += 1 }
-    }
-
-    static func hexDigit(_ byte: UInt8) -> UInt32? {
-      switch byte {
-      case 0x30...0x39: UInt32(byte - 0x30)
-      case 0x41...0x46: UInt32(byte - 0x41 + 10)
-      case 0x61...0x66: UInt32(byte - 0x61 + 10)
-      default: nil
-      }
-    }
-
-    /// The UTF-8 bytes a string's body (between its quotes, already checked) stands for;
-    /// `nil` for an escape that names a lone surrogate (left to `JSONDecoder` to judge).
-    static func unescaped(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-      guard body.contains(UInt8(ascii: "\\")) else { return Array(body) }
-      var output: [UInt8] = []
-      output.reserveCapacity(body.count)
-      var index = 0
-      func hex4(_ at: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 << 4 | hexDigit(body[at + $1])! }
-      }
-      while index < body.count {
-        let byte = body[index]
-        index += 1
-        guard byte == UInt8(ascii: "\\") else {
-          output.append(byte)
-          continue
-        }
-        let escape = body[index]
-        index += 1
-        switch escape {
-        case UInt8(ascii: "b"): output.append(0x08)
-        case UInt8(ascii: "f"): output.append(0x0C)
-        case UInt8(ascii: "n"): output.append(0x0A)
-        case UInt8(ascii: "r"): output.append(0x0D)
-        case UInt8(ascii: "t"): output.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalar = hex4(index)
-          index += 4
-          if (0xD800..<0xDC00).contains(scalar) {
-            guard index + 6 <= body.count, body[index] == UInt8(ascii: "\\"),
-              body[index + 1] == UInt8(ascii: "u")
-            else { return nil }
-            let low = hex4(index + 2)
-            guard (0xDC00..<0xE000).contains(low) else { return nil }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            index += 6
-          }
-          guard let unicode = Unicode.Scalar(scalar) else { return nil }
-          output.append(contentsOf: Array(String(Character(unicode)).utf8))
-        default: output.append(escape)
-        }
-      }
-      return output
     }
   }
 }

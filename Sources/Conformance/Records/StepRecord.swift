@@ -125,7 +125,7 @@ package struct StepRecord: Sendable, Codable, Equatable {
   }
 
   /// The record's keys, for its one reader and its writer.
-  enum CodingKeys: String, CodingKey, CaseIterable {
+  enum CodingKeys: String, CodingKey {
     case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
     case baselineClasses, waiverMatches, cases, waiverContradictions, waiverOutOfScope
     case slowestCaseCPUSeconds

@@ -77,7 +77,7 @@ package enum Worker {
     if forks {
       guard WorkerChildren.serve(ended: { write(WorkerReply(childEnded: $0), RecordCoding.lineEncoder()) }) else { return }
     }
-    guard WorkerChildren.inChild else { return try serve() }
+    guard ProcessInfoCores.isForkedChild else { return try serve() }
     try WorkerChildren.onNewThread(serve)
     // A child's end is its own: nothing of the process it was forked from (exit handlers,
     // buffers) runs twice.

@@ -36,7 +36,7 @@ package enum ExecutorServer {
     var minimumDaysInFirstWeek: Int
     var locale: String
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey {
       case identifier, timeZone, firstWeekday, minimumDaysInFirstWeek, locale
     }
   }
@@ -45,14 +45,14 @@ package enum ExecutorServer {
     var start: Double?
     var end: Double?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case start, end }
+    enum CodingKeys: String, CodingKey { case start, end }
   }
 
   struct ActionFields: Decodable, Equatable {
     var action: String
     var date: Double?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case action, date }
+    enum CodingKeys: String, CodingKey { case action, date }
   }
 
   /// A deliberate fault, for tests of what the harness makes of a misbehaving executor:
