@@ -161,7 +161,7 @@ package final class IsolatedRunner: Sendable {
     var record = StepRecord(step: step, check: plan.checks[step.checkIndex].id, cases: records,
                             zoneClasses: zoneClasses, keepPassing: false, seconds: 0)
     // As lines, like the workers' cases of the same step they are put together with.
-    (record.caseLines, record.cases) = (record.cases.map { CaseLine(encoding: $0, explain: explain) }, [])
+    (record.caseLines, record.cases) = (record.cases.map { CaseLine(encoding: $0, explain: explain.explainer) }, [])
     return record
   }
 

@@ -58,7 +58,7 @@ final class CaseLine: TalliedCase, Sendable, Equatable {
   /// A case this process made (a worker's death errored it, or a tripped breaker did not
   /// run it), as the line a results file holds: a step's cases then come as lines in plan
   /// order whichever process made them.
-  init(encoding record: CaseRecord, explain: ExplainCommand) {
+  init(encoding record: CaseRecord, explain: CaseExplainer) {
     text = CaseLineWriter.line(record, explain: explain)
     (summary, line, isWhole, actual) = (record, text, true, nil)
     (path, lineNumber, toldDigest) = ("this process", 1, nil)

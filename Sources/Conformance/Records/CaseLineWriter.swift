@@ -14,7 +14,7 @@ struct CaseLineWriter {
   private var bytes: [UInt8] = []
 
   /// The line of `record` (no newline); a failing case's `explain` is `explain`'s.
-  static func line(_ record: CaseRecord, explain: ExplainCommand) -> Data {
+  static func line(_ record: CaseRecord, explain: CaseExplainer) -> Data {
     var writer = CaseLineWriter()
     writer.bytes.reserveCapacity(512)
     writer.write(record, explain: explain)
@@ -25,7 +25,7 @@ struct CaseLineWriter {
   private typealias R = CaseReview.CodingKeys
 
   /// The members sorted by key (by UTF-8 code units), as `JSONEncoder` sorts them.
-  private mutating func write(_ record: CaseRecord, explain: ExplainCommand) {
+  private mutating func write(_ record: CaseRecord, explain: CaseExplainer) {
     let outcome = record.outcome
     var object = ObjectWriter()
     if let digest = record.actualDigest {
@@ -53,7 +53,7 @@ struct CaseLineWriter {
       }
       object.member(K.expected, &self) { $0.value(outcome.expected) }
       if failing {
-        object.member(K.explain, &self) { $0.string(explain.text(for: record.id)) }
+        object.member(K.explain, &self) { $0.string(explain.text(record.id)) }
       }
     }
     object.member(K.id, &self) { $0.string(record.id.description) }

@@ -131,9 +131,9 @@ extension CaseRecord: Codable {
   /// The case line's members, as `CaseLineWriter` (the one writer of a case) writes them:
   /// an abridged case keeps what a baseline compares and a reviewer filters by, and a case
   /// that did not pass its pattern, detail and explain command (the encoder's
-  /// `ExplainCommand`, else the default one).
+  /// `CaseExplainer`, else the plain one).
   package func encode(to encoder: any Encoder) throws {
-    let explain = encoder.userInfo[ExplainCommand.userInfoKey] as? ExplainCommand ?? ExplainCommand()
+    let explain = encoder.userInfo[CaseExplainer.userInfoKey] as? CaseExplainer ?? .plain
     let line = CaseLineWriter.line(self, explain: explain)
     var container = encoder.singleValueContainer()
     try container.encode(try RecordCoding.decoder().decode(JSONValue.self, from: line))

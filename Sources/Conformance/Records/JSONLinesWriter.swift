@@ -18,12 +18,12 @@ package final class JSONLinesWriter: Sendable {
   private let compressor: Compressor
   package let url: URL
   /// The run's explain command, for the failing cases' lines.
-  let explain: ExplainCommand
+  let explain: CaseExplainer
 
   /// Creates (or truncates) the file.
   ///
   /// - Throws: `HarnessError` naming the path when it cannot be created.
-  package init(url: URL, explain: ExplainCommand = ExplainCommand()) throws {
+  package init(url: URL, explain: CaseExplainer = .plain) throws {
     // Level 6 (zlib's default): a full sweep's 130 MB of case lines compress to 4.1 MB,
     // against 5.4 MB at level 1, for about half a second more CPU on the compressing thread
     // (`gzip -1`/`-6` on the same lines: 0.9 s / 1.4 s); it keeps the archive under 25 MB.

@@ -214,7 +214,7 @@ public enum ConformanceRun {
     let recorder = RunRecorder(
       keepProblems: false,
       cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases),
-                                 explain: explain),
+                                 explain: explain.explainer),
       steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
     // The time left follows the committed step costs (uniform when the file is missing).
     let costs = (try? StepCosts.load(corpora: options.request.corporaDirectory)) ?? .uniform

@@ -35,7 +35,7 @@ package enum ShardMerge {
       let recorder = RunRecorder(
         keepProblems: false,
         cases: try JSONLinesWriter(url: staging.appendingPathComponent(files.cases),
-                                   explain: first.run.explainCommand),
+                                   explain: first.run.explainCommand.explainer),
         steps: try JSONLinesWriter(url: staging.appendingPathComponent(files.steps)))
       let info = runInfo(shards: shards, out: directory.url)
       recorder.record(Event(.runStarted(info)))

@@ -136,7 +136,7 @@ package enum Worker {
         if record.cases.contains(where: { $0.status.isExplained }) {
           reply.actualDigests = record.cases.map { $0.status.isExplained ? $0.outcome.actual.digestText : nil }
         }
-        write(reply, cases: record.cases, explain: explain, encoder)
+        write(reply, cases: record.cases, explain: explain.explainer, encoder)
       }
       context.executor?.close()
     }
@@ -148,7 +148,7 @@ package enum Worker {
 
   /// Writes a reply and, after it, each of `cases` as the line the results' cases file
   /// holds (the parent copies them there), all at once.
-  static func write(_ reply: WorkerReply, cases: [CaseRecord] = [], explain: ExplainCommand = ExplainCommand(),
+  static func write(_ reply: WorkerReply, cases: [CaseRecord] = [], explain: CaseExplainer = .plain,
                     _ encoder: JSONEncoder) {
     var data = RecordCoding.line(reply, encoder: encoder)
     data.append(UInt8(ascii: "\n"))

@@ -254,4 +254,16 @@ struct OptionTableTests {
       #expect(explainOptions.contains(option.name), "\(option.name)")
     }
   }
+
+  @Test("a case line of a run at the defaults names the command the option table spells", arguments: [
+    "leading-blanks|calendar=gregorian|fw=1|zone=UTC|month=2021-01-01",
+    "date-text|locale=fa_IR|zone=Asia/Tehran|variant=héllo wörld",
+    "weekday-symbols|locale=ca_ES'x|calendar=islamic",
+  ])
+  func plainExplainer(id: String) throws {
+    // Records spell the default command without the table (they sit under it).
+    let caseID = try CaseID(parsing: id)
+    #expect(CaseExplainer.plain.text(caseID) == ExplainCommand().text(for: caseID))
+    #expect(Self.shellWords(CaseExplainer.plain.text(caseID)) == ["swift", "run", "conformance", "explain", caseID.description])
+  }
 }

@@ -96,7 +96,7 @@ struct RecordFieldsTests {
   @Test("a case line: every field back through JSONDecoder, MemberDecoder and a merge's case line; the tally's read leaves the values only")
   func caseFields() throws {
     for record in [Self.caseRecord, Self.caseRecord.abridged()] {
-      let line = CaseLineWriter.line(record, explain: ExplainCommand())
+      let line = CaseLineWriter.line(record, explain: .plain)
       #expect(try RecordCoding.decoder().decode(CaseRecord.self, from: line) == record)
       #expect(try Self.fast(CaseRecord.self, line) == record)
       let caseLine = try Array(line).withUnsafeBufferPointer { try CaseLine($0, path: "shard", lineNumber: 1) }

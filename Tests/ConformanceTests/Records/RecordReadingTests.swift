@@ -241,7 +241,7 @@ struct RecordReadingTests {
     // A run's explain command with every option it can carry, quoting included.
     let explain = ExplainCommand(subject: "node 'my subject'.js", waivers: "none", corpora: "/tmp/c d",
                                  fault: "trap:*x*")
-    encoder.userInfo[ExplainCommand.userInfoKey] = explain
+    encoder.userInfo[CaseExplainer.userInfoKey] = explain.explainer
     // Every key the documentation of cases.jsonl.gz lists (Schemas/case-record.schema.json).
     let caseKeys: Set = ["id", "check", "step", "dimensions", "verdict", "expected", "actual", "values", "months",
                          "pattern", "detail", "explain", "actualDigest", "review"]
@@ -256,7 +256,7 @@ struct RecordReadingTests {
     for var record in records {
       // The made-up records' ids hold "|" (no id reads back); their values are what matters.
       if (try? CaseID(parsing: record.id.description)) != record.id { record.id = CaseID(check: "date-text", locale: "en_US") }
-      let line = CaseLineWriter.line(record, explain: explain)
+      let line = CaseLineWriter.line(record, explain: explain.explainer)
       let members = Array(line).withUnsafeBufferPointer(object)
       let top = keys(members)
       let review: [String] = members.first { $0.0 == "review" }.map { member in
@@ -285,7 +285,7 @@ struct RecordReadingTests {
     for var record in Self.writtenRecords {
       // The made-up records' ids hold "|" (no id reads back); their values are what matters.
       if (try? CaseID(parsing: record.id.description)) != record.id { record.id = CaseID(check: "date-text", locale: "en_US") }
-      let line = CaseLineWriter.line(record, explain: ExplainCommand())
+      let line = CaseLineWriter.line(record, explain: .plain)
       let caseLine = try Array(line).withUnsafeBufferPointer { try CaseLine($0, path: "shard", lineNumber: 1) }
       let decoded = try JSONDecoder().decode(CaseRecord.self, from: line)
       #expect(try caseLine.abridged() == decoded.abridged(), "\(record.id)")
@@ -316,7 +316,7 @@ struct RecordReadingTests {
         arguments: caseLines)
   func caseLineEncoded(line: String) throws {
     let record = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
-    let made = CaseLine(encoding: record, explain: ExplainCommand())
+    let made = CaseLine(encoding: record, explain: .plain)
     #expect(made.line == RecordCoding.line(record, encoder: RecordCoding.lineEncoder()))
     #expect(made.summary == record)
     #expect(try made.whole() == record)

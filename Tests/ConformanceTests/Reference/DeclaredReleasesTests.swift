@@ -44,7 +44,7 @@ struct DeclaredReleasesTests {
         + "libicu follows CLDR 42 (babel 2.12.1)")
     }, "\(record.outcome.detail)")
     // The line a results file holds says so, and reads back the same.
-    let line = CaseLineWriter.line(record, explain: ExplainCommand())
+    let line = CaseLineWriter.line(record, explain: .plain)
     #expect(String(decoding: line, as: UTF8.self).contains(#""oracleStale":true"#))
     let read = try line.withUnsafeBytes { raw in
       try CaseLine(raw.bindMemory(to: UInt8.self), path: "test", lineNumber: 1)
