@@ -59,6 +59,18 @@ package final class Review: Sendable {
     self.wildcardForPasses = passable(wildcard)
   }
 
+  /// The review of a run of `subject` today, and the versions it judges waivers by: this
+  /// process's libicu and Foundation, the subject named. A run, its workers and explain
+  /// each review their cases with one made here.
+  package static func ofRun(_ subject: Subject, waivers: [Waiver], baseline: Baseline?,
+                            oracleStale: OracleStalePolicy = .apart) throws
+    -> (review: Review, versions: RunVersions)
+  {
+    let versions = try RunVersions.current().naming(subject)
+    return (Review(waivers: waivers, about: subject, baseline: baseline, versions: versions,
+                   today: .today, oracleStale: oracleStale), versions)
+  }
+
   /// A review with nothing to expect (every failure is unexpected).
   package static func none(versions: RunVersions) -> Review {
     Review(waivers: [], about: .pickerLogic, baseline: nil, versions: versions, today: LocalDay(julianDay: 0))

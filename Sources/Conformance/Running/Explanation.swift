@@ -86,11 +86,14 @@ package enum Explanation {
         + variants.prefix(8).joined(separator: ", ") + (variants.count > 8 ? ", …" : ""))
     }
     let waiverList = try waivers.map { url throws(InputError) in try WaiverFile.load(url) } ?? []
+    // The footer names the subject it ran, as the run's own does.
+    let (review, versions) = try Review.ofRun(subject, waivers: waiverList, baseline: nil)
     // The subject faulted in the child that asked it (`isolated`): libicu's expectation is
     // computed against placeholder answers, so none of the subject's code runs here.
-    let asked = fault == nil ? subject : FaultedExpectation.placeheld(subject)
-    let (context, triage) = fault == nil ? EvaluationContext.worker(corpus: corpus, subject: asked)
-      : (EvaluationContext(corpus: corpus, subject: asked), nil)
+    let evaluator = fault == nil ? CaseEvaluator(corpus: corpus, subject: subject, review: review)
+      : CaseEvaluator(context: EvaluationContext(corpus: corpus, subject: FaultedExpectation.placeheld(subject)),
+                      triage: nil, review: review)
+    let (context, triage) = (evaluator.context, evaluator.triage)
     if id.month != nil { _ = try context.month(of: id) }
     var record: CaseRecord
     if let fault {
@@ -99,19 +102,11 @@ package enum Explanation {
       (outcome.pattern, outcome.detail) = (fault.signature, fault.detail)
       outcome.expected = FaultedExpectation.expected(id, check: check, context: context)
       record = CaseRecord(id: id, step: 0, outcome: outcome)
+      review.apply(&record)
     } else {
       // An executor is asked as a run asks it: in rounds, until the case waits for nothing.
-      record = context.executor.map { executor in
-        Runner.inRounds([0], executor) { _ in
-          Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
-        }[0]
-      } ?? Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+      record = evaluator.reviewed(id, check: check)
     }
-    var versions = try RunVersions.current()
-    // The footer names the subject it ran, as the run's own does.
-    versions = versions.naming(subject)
-    let review = Review(waivers: waiverList, about: subject, baseline: nil, versions: versions, today: LocalDay.today)
-    review.apply(&record)
     let outcome = record.outcome
     // Foundation's ICU's own view of the case, for its intermediate values.
     let second = triage.map { $0.outcome(of: id, check: check) }

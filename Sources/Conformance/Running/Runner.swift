@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs a plan on worker threads and reports each case as an event, in plan order whatever
-/// the scheduling.
+/// Runs a plan on worker threads, each with its own `CaseEvaluator`, and reports each case
+/// as an event, in plan order whatever the scheduling.
 package struct Runner: Sendable {
   package var plan: Plan
   package var corpus: Corpus
@@ -36,205 +36,25 @@ package struct Runner: Sendable {
     let (corpus, subject, recordAll, triage, review) = (corpus, subject, recordAll, triage, review)
     let zoneClasses = corpus.zoneClasses
     let failure = scheduler.run(slots: workers, serve: { _ in
-      let (context, triageContext) = EvaluationContext.worker(corpus: corpus, subject: subject,
-                                                              triage: triage,
-                                                              recordsValues: recordAll)
+      let evaluator = CaseEvaluator(corpus: corpus, subject: subject, triage: triage, review: review,
+                                    recordAll: recordAll, zoneClasses: zoneClasses)
       while let work = scheduler.next() {
         // A thread reports no faults (a trap ends the process), so no group ever trips.
         guard case .run(let job) = work else { preconditionFailure("\(work) in an in-process run") }
         let step = scheduler.step(job.step)
-        scheduler.answered(job, Self.evaluate(step, check: scheduler.plan.checks[step.checkIndex],
-                                              context: context, triage: triageContext,
-                                              review: review, zoneClasses: zoneClasses,
-                                              recordAll: recordAll, positions: job.positions))
+        scheduler.answered(job, evaluator.evaluate(step, check: scheduler.plan.checks[step.checkIndex],
+                                                   positions: job.positions))
         scheduler.finished(job)
       }
-      context.executor?.close()
+      evaluator.close()
     }, handler)
     precondition(failure == nil, "an in-process run abandoned: \(failure!)")
   }
 
   /// How many cases workers may hold ahead of delivery: a few tens of megabytes of results.
-  /// A bound of 16 steps left a worker idle behind one slow step (a chinese-calendar month
-  /// check): `bench --quick` took 12.8–14.1 s at 0.60 wall/CPU, 10.6 s at 0.52 with room.
+  /// Bounded by cases, not steps: a bound of a few steps leaves a thread idle behind one
+  /// slow step (a chinese-calendar month check).
   static let maxCasesAhead = 100_000
-
-  /// Evaluates a case and, when it fails and `triage` is given, classifies the failure by
-  /// evaluating it again with Foundation's ICU as the oracle.
-  package static func evaluate(_ id: CaseID, step: Int, check: any Check,
-                              context: EvaluationContext, triage: EvaluationContext?)
-    -> CaseRecord
-  {
-    Fault.current?.inject(id)
-    context.answers?.startCase()
-    context.executor?.startCase()
-    var record = CaseRecord(id: id, step: step,
-                            outcome: context.outcome(of: id, check: check))
-    if let note = context.withoutDiagnosis, record.outcome.verdict == .failed {
-      record.outcome.detail.append(note)
-    }
-    // A check that compares one value per side records it whole already.
-    let verdict = record.outcome.verdict
-    if context.recordsValues, record.outcome.values == nil, verdict == .passed || verdict == .failed {
-      record.outcome.values = CaseValues(oracle: record.outcome.expected,
-                                         subject: record.outcome.actual)
-    }
-    // A case still waiting for the executor's answers is evaluated again once they come
-    // (`inRounds`); its stand-in outcome is thrown away, so it is not triaged (most stand-ins
-    // fail, and every case's first round waits: triaging them was most of an executor run's
-    // extra cost).
-    guard let triage, !context.awaitsSubject else { return record }
-    if verdict == .passed {
-      return sharedDefect(record, check: check, context: context, triage: triage)
-    }
-    guard verdict == .failed else { return record }
-    context.answers?.startReplay()
-    context.executor?.startTriage()
-    let second = triage.outcome(of: id, check: check)
-    record.review.triageExpected = subjectICUExpectation(record.outcome, second)
-    if let reference = context.corpus.reference,
-      let decision = reference.decide(id, check: check, outcome: record.outcome, second: second,
-                                      subjectICU: record.review.triageExpected, context: context)
-    {
-      record.review.triage = decision.triage
-      record.outcome.detail += decision.detail
-      record.outcome.values?.reference = decision.reference
-    } else {
-      record.review.triage = Triage.classify(record.outcome, against: second)
-    }
-    if second.verdict == .errored, let reason = second.detail.first {
-      record.outcome.detail.append("triage: Foundation's ICU could not compute: \(reason)")
-    }
-    return record
-  }
-
-  /// What Foundation's ICU expects of a case from its evaluation through that ICU: a pass
-  /// means exactly the subject's answer (a check that records a pass by its count of agreeing
-  /// comparisons would show just "30"); `nil` when it could not compute.
-  static func subjectICUExpectation(_ outcome: Outcome, _ second: Outcome) -> Value? {
-    switch second.verdict {
-    case .passed: outcome.actual
-    case .errored, .notRun: nil
-    case .failed, .skipped: second.expected
-    }
-  }
-
-  /// A passing case the published reference contradicts: where the subject and libicu agree
-  /// but the reference at libicu's release says otherwise, the case is evaluated through
-  /// Foundation's ICU too; when both ICUs agree with each other and differ from the
-  /// reference at each one's release, the subject shares their defect and the case fails
-  /// as `shared-defect` (a class no two-ICU comparison can see). Otherwise it passes as it
-  /// did.
-  static func sharedDefect(_ record: CaseRecord, check: any Check, context: EvaluationContext,
-                           triage: EvaluationContext) -> CaseRecord
-  {
-    guard let referenced = check as? any ReferenceChecked, let reference = context.corpus.reference,
-      referenced.referenceJudgesPasses(record.id, in: reference),
-      let oracleRelease = referenced.reference(record.id, in: reference, side: .oracle,
-                                               context: context).answer.value,
-      oracleRelease != record.outcome.expected
-    else { return record }
-    context.answers?.startReplay()
-    context.executor?.startTriage()
-    let second = triage.outcome(of: record.id, check: check)
-    guard second.verdict == .passed || second.verdict == .failed,
-      let subjectICU = subjectICUExpectation(record.outcome, second)
-    else { return record }
-    let (found, detail, decided) = reference.triage(record.id, check: referenced, outcome: record.outcome,
-                                                    subjectICU: subjectICU, context: context)
-    guard found == .sharedDefect else { return record }
-    var failed = record
-    failed.outcome.verdict = .failed
-    failed.outcome.pattern = "the subject and both ICUs differ from the published reference"
-    failed.outcome.detail += detail + ["the subject, libicu and Foundation's ICU all answer "
-      + "\(record.outcome.expected); the published reference above says otherwise at each one's release"]
-    failed.review.triage = .sharedDefect
-    failed.review.triageExpected = subjectICU
-    failed.outcome.values?.reference = decided
-    return failed
-  }
-
-  /// Evaluates the cases of a step (all, or only those at `positions`) into its record.
-  static func evaluate(_ step: Plan.Step, check: any Check, context: EvaluationContext,
-                       triage: EvaluationContext? = nil, review: Review? = nil,
-                       zoneClasses: [String: String], recordAll: Bool = false,
-                       positions: [Int]? = nil, observer: (any CaseObserver)? = nil) -> StepRecord
-  {
-    let (clock, cpu) = (ContinuousClock.now, ThreadClock.now)
-    let ids = step.cases()
-    let evaluated = { (position: Int) -> CaseRecord in
-      observer?.willEvaluate(position: position)
-      defer { observer?.didEvaluate(position: position) }
-      return evaluate(ids[position], step: step.index, check: check, context: context,
-                      triage: triage)
-    }
-    let positions = positions ?? Array(ids.indices)
-    var records = context.executor.map { inRounds(positions, $0, evaluated) }
-      ?? positions.map(evaluated)
-    if let review {
-      for index in records.indices { review.apply(&records[index]) }
-    }
-    return StepRecord(step: step, check: check.id, cases: records, zoneClasses: zoneClasses,
-                      keepPassing: recordAll, seconds: (ContinuousClock.now - clock).seconds,
-                      cpuSeconds: ThreadClock.now - cpu)
-  }
-}
-
-extension Runner {
-  /// Rounds after which a case still waiting for the executor is errored: no check asks
-  /// questions that depend on each other more than a few deep.
-  static let maxRounds = 32
-
-  /// Evaluates cases against an executor (see `ExecutorClient`): every case once, then the
-  /// questions they wrote down in one batch, then the cases that were waiting for them,
-  /// until none waits. A case that met an unsupported question is skipped with its reason,
-  /// one that met a fault is errored with it; triage's questions decide only its triage.
-  static func inRounds(_ positions: [Int], _ executor: ExecutorClient,
-                       _ evaluate: (Int) -> CaseRecord) -> [CaseRecord]
-  {
-    executor.startStep()
-    var done: [Int: CaseRecord] = [:]
-    var open = positions
-    for round in 1... {
-      var waiting: [Int] = []
-      for position in open {
-        var record = evaluate(position)
-        let notes = executor.notes
-        switch notes.case {
-        case .waiting where round < maxRounds:
-          waiting.append(position)
-          continue
-        case .waiting:
-          record = CaseRecord(id: record.id, step: record.step, outcome: .errored(
-            "still waiting for the executor after \(maxRounds) rounds of questions"))
-        case .unsupported(let reason):
-          record = CaseRecord(id: record.id, step: record.step, outcome: .skipped(reason))
-        case .fault(let fault):
-          record = CaseRecord(id: record.id, step: record.step, outcome: fault.outcome)
-        case .complete:
-          switch notes.triage {
-          case .waiting where round < maxRounds:
-            waiting.append(position)
-            continue
-          case .unsupported(let reason):
-            record.review.triage = .unclassified
-            record.review.triageExpected = nil
-            record.outcome.detail.append("triage: the executor did not answer its questions: \(reason)")
-          case .fault(let fault):
-            record.review.triage = .unclassified
-            record.review.triageExpected = nil
-            record.outcome.detail.append("triage: the executor did not answer its questions: \(fault.signature)")
-          case .waiting, .complete: break
-          }
-        }
-        done[position] = record
-      }
-      guard !waiting.isEmpty else { break }
-      executor.flush()
-      open = waiting
-    }
-    return positions.compactMap { done[$0] }
-  }
 }
 
 extension Duration {

@@ -75,10 +75,8 @@ public enum ConformanceRun {
           + "selection matches '\(fault.cases.text)'")
       }
     }
-    var versions = try RunVersions.current()
-    versions = versions.naming(subject)
-    let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions,
-                        today: LocalDay.today, oracleStale: options.oracleStale)
+    let (review, versions) = try Review.ofRun(subject, waivers: waivers, baseline: baseline,
+                                              oracleStale: options.oracleStale)
     let staging = try directory.makeStaging()
     var timing = Timing()
     timing.load = (ContinuousClock.now - started).seconds

@@ -57,12 +57,9 @@ package enum Worker {
     let waivers = try run.waivers.map { file throws(InputError) in try WaiverFile.load(file.url) } ?? []
     let baseline = try run.baseline.map { file throws(InputError) in try Baseline.load(file.url) }
     let corpus = try Corpus.load(run.request, eagerTables: false, known: setup.knownZones)
-    let versions = try RunVersions.current().naming(subject)
-    let review = Review(waivers: waivers, about: subject, baseline: baseline, versions: versions, today: .today,
-                        oracleStale: run.oracleStale)
-    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject,
-                                                     recordsValues: run.recordAll)
-    let zoneClasses = corpus.zoneClasses
+    let review = try Review.ofRun(subject, waivers: waivers, baseline: baseline, oracleStale: run.oracleStale).review
+    let evaluator = CaseEvaluator(corpus: corpus, subject: subject, review: review, recordAll: run.recordAll)
+    let (context, triage) = (evaluator.context, evaluator.triage)
     let encoder = RecordCoding.lineEncoder()
     let decoder = RecordCoding.decoder()
     let explain = run.explain
@@ -126,10 +123,8 @@ package enum Worker {
         watch.tracedHangs = Set(request.tracedHangs ?? [])
         cases.diagnosisFault = request.diagnosisFault
         _ = cases.takeSlowestCPU()
-        let record = Runner.evaluate(step, check: checks[check], context: context,
-                                     triage: triage, review: review, zoneClasses: zoneClasses,
-                                     recordAll: run.recordAll, positions: request.positions,
-                                     observer: cases)
+        let record = evaluator.evaluate(step, check: checks[check], positions: request.positions,
+                                        observer: cases)
         var reply = WorkerReply(step: record.withoutCases, slowestCaseCPU: cases.takeSlowestCPU(),
                                 caseLines: record.cases.count)
         reply.slowReads = SlowReads.take()
@@ -138,7 +133,7 @@ package enum Worker {
         }
         write(reply, cases: record.cases, explain: explain.explainer, encoder)
       }
-      context.executor?.close()
+      evaluator.close()
     }
   }
 

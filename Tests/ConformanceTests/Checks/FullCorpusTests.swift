@@ -133,9 +133,9 @@ struct TriageTests {
     let corpus = try smallCorpus(locales: locales, calendars: calendars, zones: zones, years: years)
     let id = try CaseID(parsing: text)
     let check = try #require(CheckCatalog.check(id.check))
-    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: .pickerLogic)
-    try #require(triage != nil, "Foundation's ICU is needed for triage")
-    return Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
+    let evaluator = CaseEvaluator(corpus: corpus, subject: .pickerLogic, review: nil)
+    try #require(evaluator.triage != nil, "Foundation's ICU is needed for triage")
+    return evaluator.evaluate(id, step: 0, check: check)
   }
 
   @Test("Triage reuses the subject's answers for equal arguments and asks it the rest", arguments: [
@@ -166,19 +166,17 @@ struct TriageTests {
     let libicuContext = EvaluationContext(corpus: corpus, subject: subject)
     let triageContext = try #require(EvaluationContext(forTriage: corpus, subject: subject))
     let (_, first) = counting {
-      Runner.evaluate(id, step: 0, check: check, context: libicuContext, triage: nil)
+      CaseEvaluator(context: libicuContext, triage: nil, review: nil).evaluate(id, step: 0, check: check)
     }
     let (_, triageAlone) = counting {
-      Runner.evaluate(id, step: 0, check: check, context: triageContext, triage: nil)
+      CaseEvaluator(context: triageContext, triage: nil, review: nil).evaluate(id, step: 0, check: check)
     }
     // Separate contexts: triage asks the subject everything again.
     let (reference, _) = counting {
-      Runner.evaluate(id, step: 0, check: check, context: libicuContext, triage: triageContext)
+      CaseEvaluator(context: libicuContext, triage: triageContext, review: nil).evaluate(id, step: 0, check: check)
     }
-    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
-    let (kept, both) = counting {
-      Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
-    }
+    let evaluator = CaseEvaluator(corpus: corpus, subject: subject, review: nil)
+    let (kept, both) = counting { evaluator.evaluate(id, step: 0, check: check) }
 
     #expect(reference.outcome.verdict == .failed && kept.outcome.verdict == .failed)
     #expect(kept.review == reference.review)

@@ -22,12 +22,8 @@ struct DeclaredReleasesTests {
     let subject = mine.subject
     let corpus = try smallCorpus(locales: ["ca_ES"], calendars: ["gregorian"], zones: ["UTC"], years: 2020...2020)
     let id = try CaseID(parsing: "weekday-symbols|locale=ca_ES|calendar=gregorian|fw=own")
-    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
-    var record = Runner.evaluate(id, step: 0, check: WeekdaySymbolsCheck(), context: context, triage: triage)
-    let versions = try RunVersions.current().naming(subject)
-    Review(waivers: waivers, about: subject, baseline: nil, versions: versions, today: .today,
-           oracleStale: policy).apply(&record)
-    return record
+    let review = try Review.ofRun(subject, waivers: waivers, baseline: nil, oracleStale: policy).review
+    return CaseEvaluator(corpus: corpus, subject: subject, review: review).reviewed(id, check: WeekdaySymbolsCheck())
   }
 
   @Test("a subject that follows the CLDR release it declares, where libicu follows its older one: oracle-stale, no waiver, no rule counts it, the deciding releases named")

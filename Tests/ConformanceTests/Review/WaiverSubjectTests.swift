@@ -18,12 +18,8 @@ struct WaiverSubjectTests {
     let corpus = try smallCorpus(locales: ["en_US"], calendars: ["gregorian"], zones: zones, years: years)
     let id = try CaseID(parsing: text)
     let check = try #require(CheckCatalog.check(id.check))
-    let (context, triage) = EvaluationContext.worker(corpus: corpus, subject: subject)
-    var record = Runner.evaluate(id, step: 0, check: check, context: context, triage: triage)
-    let review = Review(waivers: try shipped(), about: subject, baseline: nil,
-                        versions: try RunVersions.current(), today: .today)
-    review.apply(&record)
-    return record
+    let review = try Review.ofRun(subject, waivers: try shipped(), baseline: nil).review
+    return CaseEvaluator(corpus: corpus, subject: subject, review: review).reviewed(id, check: check)
   }
 
   @Test("the seeds' 24-hour nights are waived for the seeds and not for a team whose code counts the same way")
