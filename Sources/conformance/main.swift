@@ -104,7 +104,7 @@ func execute(_ command: Command) throws -> ExitStatus {
   case .merge(let shards, let out):
     // No fastbins: a merge frees a shard's batch of case lines while the next is read, and
     // glibc's malloc and free were a tenth of its CPU (`perf record`), which fastbins made
-    // worse (measured with Scripts/ab-time.sh; the figures are in its commit).
+    // worse (measured with Scripts/timing.sh command; the figures are in its commit).
     _ = mallopt(M_MXFAST, 0)
     let result = try ShardMerge.run(shards, out: out)
     print(result.summary.joined(separator: "\n"))

@@ -106,7 +106,7 @@ func aSweepToKill() throws {
   _ = try sweep.run()
 }
 
-/// `Scripts/loop-cost.sh` times this sweep (month-days and leading-blanks over the Chinese and
+/// `Scripts/timing.sh loop` times this sweep (month-days and leading-blanks over the Chinese and
 /// Gregorian calendars in three zones, 2019…2024: 8 leap-month cases of month-days, 48 of
 /// leading-blanks that fail and ask `days` where the month starts) with MyPicker's looping
 /// `days`, and with
