@@ -20,8 +20,9 @@ public enum ConformanceWorker {
   /// when started by hand.
   ///
   /// `explain '<case-id>' [--waivers <file|none>] [--corpora <dir>]` explains one case with
-  /// these functions, as `conformance explain` does for the seeds' logic: the command a sweep
-  /// through this worker prints for each case (`swift run MyPickerWorker explain …`).
+  /// these functions, as `conformance explain` does for the seeds' logic (`conformance
+  /// explain`'s table, less `--subject`): the command a sweep through this worker prints for
+  /// each case (`swift run MyPickerWorker explain …`).
   public static func main(_ functions: SubjectFunctions) -> Never {
     let arguments = Array(CommandLine.arguments.dropFirst())
     do {
@@ -69,31 +70,17 @@ public enum ConformanceWorker {
     }
   }
 
-  /// `explain`'s arguments read and the case explained with `functions`.
+  /// `explain`'s arguments read with explain's table (less `--subject`: the subject is
+  /// `functions`) and the case explained with `functions`; `--help`: the table's help.
   static func explain(_ arguments: [String], _ functions: SubjectFunctions) throws
     -> (status: ExitStatus, lines: [String])
   {
-    var corpora = ConformanceSweep.corpora
-    var waivers: URL?? = nil
-    var id: String?
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--corpora", "--waivers":
-        guard let value = rest.popFirst(), !value.isEmpty else { throw InputError("\(argument) needs a value") }
-        if argument == "--corpora" { corpora = URL(fileURLWithPath: value) }
-        else { waivers = .some(value == "none" ? nil : URL(fileURLWithPath: value)) }
-      case let option where option.hasPrefix("-"):
-        throw InputError("explain: unknown option '\(option)' (known: --waivers, --corpora)")
-      default:
-        guard id == nil else { throw InputError("explain takes one case id, got '\(argument)' too") }
-        id = argument
-      }
-    }
-    guard let id else { throw InputError("explain needs a case id") }
-    // As the sweep: the corpora's shipped waivers unless told otherwise.
-    let shipped = corpora.appendingPathComponent("known-differences.json")
-    let file = waivers ?? (FileManager.default.fileExists(atPath: shipped.path) ? shipped : nil)
-    return try Explanation.isolated(id, corporaDirectory: corpora, waivers: file, subject: functions.subject)
+    let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "worker").lastPathComponent
+    let table = ExplainCommandLine.worker(executable)
+    guard case .parsed(let line) = try table.parse(arguments[...], into: .init(corpora: ConformanceSweep.corpora))
+    else { return (.clean, [table.help]) }
+    guard let id = line.caseID else { throw InputError("explain needs a case id") }
+    return try Explanation.isolated(id, corporaDirectory: line.corpora, waivers: line.waiverFile,
+                                    subject: functions.subject)
   }
 }

@@ -84,7 +84,7 @@ struct CommandLineParser {
     }
     // The shipped waivers explain Foundation's differences; an executor's are its own.
     options.waivers = line.waivers == nil && options.subjectCommand != nil
-      ? nil : waiverFile(line.waivers, corpora: options.request.corporaDirectory)
+      ? nil : WaiverFile.chosen(line.waivers, corpora: options.request.corporaDirectory)
     return .run(options)
   }
 
@@ -92,10 +92,7 @@ struct CommandLineParser {
     let parsing = try Subcommands.explain.parse(arguments, into: .init(corpora: defaultCorpora))
     guard case .parsed(let line) = parsing else { return .help(topic: "explain") }
     guard let caseID = line.caseID else { throw InputError("explain needs a case id") }
-    // As a run: the shipped waivers explain Foundation's differences, not an executor's.
-    return .explain(caseID: caseID, corpora: line.corpora,
-                    waivers: line.waivers == nil && line.subjectCommand != nil
-                      ? nil : waiverFile(line.waivers, corpora: line.corpora),
+    return .explain(caseID: caseID, corpora: line.corpora, waivers: line.waiverFile,
                     subjectCommand: line.subjectCommand)
   }
 
@@ -174,16 +171,5 @@ struct CommandLineParser {
       throw InputError("costs needs a results directory (a run's --out)")
     }
     return .costs(results: results, corpora: line.corpora)
-  }
-
-  /// The corpus's waiver file unless `--waivers` names another, or `none`.
-  func waiverFile(_ option: String?, corpora: URL) -> URL? {
-    switch option {
-    case "none"?: return nil
-    case let path?: return URL(fileURLWithPath: path)
-    case nil:
-      let file = corpora.appendingPathComponent(Corpus.Files.waivers)
-      return FileManager.default.fileExists(atPath: file.path) ? file : nil
-    }
   }
 }

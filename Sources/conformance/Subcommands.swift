@@ -27,45 +27,9 @@ enum Subcommands {
       + Suggestion.didYouMean(argument, among: Help.topics))
   }
 
-  struct ExplainLine {
-    var corpora: URL
-    var waivers: String?
-    var subjectCommand: String?
-    var caseID: String?
-  }
-
-  static let explain = Subcommand<ExplainLine>(
-    name: "explain",
-    abstract: "Re-run one case (ids are in every report) and print its inputs, both sides' values, "
-      + "the intermediate values and its waiver.",
-    overview: """
-      Re-runs one case and prints its inputs, both sides' values (lists item by item,
-      the differing items marked ≠), the intermediate values, and the waiver that explains it.
-      """,
-    arguments: [.init(placeholder: "<case-id>", help: "as every report writes it, e.g. "
-      + "'leading-blanks|calendar=hebrew|fw=2|zone=UTC|month=2021-09-07'")],
-    options: [
-      .init("--subject", "<subject>", default: "picker-logic",
-            help: "whose values: picker-logic or exec:<command>, the executor a run asked (it is "
-              + "asked again); every explain command a run prints carries the run's subject, "
-              + "waivers and corpora") {
-        $0.subjectCommand = try $1.subject()
-      },
-      .init("--waivers", "<file|none>", default: "Corpora/known-differences.json; none with an executor",
-            help: "known differences") {
-        $0.waivers = $1.text
-      },
-      .corpora { $0.corpora = $1 },
-    ],
-    sections: """
-      EXIT CODES:
-        0 the case would not fail a run (it passes, or a waiver explains it) · 1 it would
-        (--fail-on unexpected) · 2 bad input
-      """
-  ) { line, argument in
-    guard line.caseID == nil else { throw InputError("explain takes one case id, got '\(argument)' too") }
-    line.caseID = argument
-  }
+  /// `explain <case-id>` (its table is the Conformance module's: a team's worker explains
+  /// with it too).
+  static let explain = ExplainCommandLine.table
 
   struct BenchLine {
     var quick = false

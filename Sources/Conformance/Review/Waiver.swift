@@ -170,6 +170,18 @@ package struct Waiver: Sendable {
 
 /// The waiver file (`Corpora/known-differences.json`).
 package enum WaiverFile {
+  /// The waiver file a `--waivers` value names: `none` is none, a path that file, and no
+  /// value the corpora's shipped file when there is one.
+  package static func chosen(_ option: String?, corpora: URL) -> URL? {
+    switch option {
+    case "none"?: return nil
+    case let path?: return URL(fileURLWithPath: path)
+    case nil:
+      let file = corpora.appendingPathComponent(Corpus.Files.waivers)
+      return FileManager.default.fileExists(atPath: file.path) ? file : nil
+    }
+  }
+
   package static let schema = "conformance-waivers/1"
   static let dimensionKeys = Set(CaseID.keys)
   static let versionKeys: Set<String> = ["libicu", "foundationICU", "oracleCLDR", "subjectCLDR",

@@ -266,4 +266,35 @@ struct OptionTableTests {
     #expect(CaseExplainer.plain.text(caseID) == ExplainCommand().text(for: caseID))
     #expect(Self.shellWords(CaseExplainer.plain.text(caseID)) == ["swift", "run", "conformance", "explain", caseID.description])
   }
+
+  @Test("a team's worker explains with explain's table less --subject: its help names the worker, and what a run of its functions carries it takes")
+  func workerExplain() throws {
+    let table = ExplainCommandLine.worker("MyPickerWorker")
+    #expect(table.options.map(\.name) == ["--waivers", "--corpora"])
+    #expect(table.help.contains("USAGE: MyPickerWorker explain <case-id> [--waivers <file|none>] [--corpora <dir>]"),
+            "\(table.help)")
+    let id = "leading-blanks|calendar=gregorian|fw=2|zone=UTC|month=2020-01-01"
+    func line(_ arguments: [String]) throws(InputError) -> ExplainCommandLine.Line? {
+      guard case .parsed(let line) = try table.parse(arguments[...], into: .init(corpora: corpora)) else { return nil }
+      return line
+    }
+    // The corpora's shipped waivers unless told otherwise, as `conformance explain`.
+    let plain = try #require(try line([id]))
+    #expect(plain.caseID == id)
+    #expect(plain.waiverFile?.path == corpora.appendingPathComponent("known-differences.json").path)
+    let told = try #require(try line([id, "--waivers", "none", "--corpora=/tmp/c"]))
+    #expect(told.waiverFile == nil && told.corpora.path == "/tmp/c")
+    #expect(try line([id, "--help"]) == nil)
+    #expect(throws: InputError.self) { try line([id, "--subject", "exec:x"]) }
+    do {
+      _ = try line([id, "--waiver", "x"])
+      Issue.record("--waiver was taken")
+    } catch {
+      #expect(error.message == "unknown option '--waiver' for explain (did you mean '--waivers'?)")
+    }
+    // A run of a team's functions carries no --subject (they are no executor).
+    for option in RunOptions.commandLine where option.explain != nil && option.name != "--subject" {
+      #expect(table.options.contains { $0.name == option.name }, "\(option.name)")
+    }
+  }
 }

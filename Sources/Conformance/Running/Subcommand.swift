@@ -1,39 +1,53 @@
-import Conformance
+import Foundation
 
 /// A subcommand (or the sweep, which has none) as its help shows it and its parser reads it:
 /// its arguments and its table of options. Swift-argument-parser's conventions, by hand:
 /// `--opt value` and `--opt=value`, `--` ends options, `-h, --help` anywhere before it.
-struct Subcommand<Parsed>: Sendable {
+package struct Subcommand<Parsed>: Sendable {
   /// `explain`; `nil` for the sweep.
-  let name: String?
+  package let name: String?
   /// What the whole help's SUBCOMMANDS says of it.
-  let abstract: String
+  package let abstract: String
   /// Its OVERVIEW, as written.
-  let overview: String
-  let arguments: [Argument]
-  let options: [CommandOption<Parsed>]
+  package let overview: String
+  package let arguments: [Argument]
+  package var options: [CommandOption<Parsed>]
   /// What follows OPTIONS (EXIT CODES), as written.
-  let sections: String
+  package let sections: String
   /// Takes an argument that is not an option (or follows `--`); throws `InputError` only.
-  let argument: @Sendable (inout Parsed, String) throws -> Void
+  package let argument: @Sendable (inout Parsed, String) throws -> Void
+
+  /// The executable the synopsis names: `conformance`, or a team's worker.
+  package var executable = "conformance"
+
+  package init(name: String?, abstract: String, overview: String, arguments: [Argument],
+               options: [CommandOption<Parsed>], sections: String,
+               argument: @escaping @Sendable (inout Parsed, String) throws -> Void) {
+    (self.name, self.abstract, self.overview, self.arguments) = (name, abstract, overview, arguments)
+    (self.options, self.sections, self.argument) = (options, sections, argument)
+  }
 
   /// An argument that is not an option: its placeholder and what it is.
-  struct Argument: Sendable {
-    let placeholder: String
-    let help: String
+  package struct Argument: Sendable {
+    package let placeholder: String
+    package let help: String
     /// Given one or more times (`<shard-dir> ...`).
-    var repeats = false
+    package var repeats = false
+
+    package init(placeholder: String, help: String, repeats: Bool = false) {
+      (self.placeholder, self.help, self.repeats) = (placeholder, help, repeats)
+    }
   }
 
   /// How reading a command line ended: every argument read, or an option that answers by
   /// itself (`--help`, `--version`) found first.
-  enum Parsing {
+  package enum Parsing {
     case parsed(Parsed)
     case answer(String)
   }
 
   /// Reads `arguments` into `parsed`, in order; the first refusal ends it.
-  func parse(_ arguments: ArraySlice<String>, into parsed: Parsed) throws(InputError) -> Parsing {
+  package func parse(_ arguments: ArraySlice<String>, into parsed: Parsed) throws(InputError) -> Parsing {
     var parsed = parsed
     var remaining = arguments
     var optionsEnded = false
@@ -85,7 +99,7 @@ struct Subcommand<Parsed>: Sendable {
   }
 
   /// Its help, as `conformance help <name>` prints it.
-  var help: String {
+  package var help: String {
     var text = ["OVERVIEW: " + overview, ""] + HelpLayout.usage("USAGE: ", words: synopsis) + [""]
     if !arguments.isEmpty {
       text += ["ARGUMENTS:"] + arguments.flatMap { HelpLayout.entry($0.placeholder, $0.help) } + [""]
@@ -97,19 +111,19 @@ struct Subcommand<Parsed>: Sendable {
 
   /// `conformance explain <case-id> [--subject <subject>] …`, a word each; more than twelve
   /// options are `[<options>]`, as swift-argument-parser writes them.
-  var synopsis: [String] {
+  package var synopsis: [String] {
     let options = self.options.filter { !$0.endsParsing }
     let optionWords = options.count > 12
       ? ["[<options>]"]
       : options.map { "[" + $0.name + ($0.placeholder.map { " " + $0 } ?? "") + "]" }
-    return ["conformance"] + (name.map { [$0] } ?? []) + argumentWords + optionWords
+    return [executable] + (name.map { [$0] } ?? []) + argumentWords + optionWords
   }
 
   /// The arguments as the synopsis and the whole help's SUBCOMMANDS write them.
-  var argumentWords: [String] { arguments.map { $0.placeholder + ($0.repeats ? " ..." : "") } }
+  package var argumentWords: [String] { arguments.map { $0.placeholder + ($0.repeats ? " ..." : "") } }
 
   /// OPTIONS: each option of the table, `-h, --help` last.
-  var optionLines: [String] {
+  package var optionLines: [String] {
     options.flatMap { option in
       HelpLayout.entry(option.name + (option.placeholder.map { " " + $0 } ?? ""),
                        option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
@@ -118,13 +132,13 @@ struct Subcommand<Parsed>: Sendable {
 }
 
 /// How help text is laid out: entries in two columns, wrapped to the page's width.
-enum HelpLayout {
-  static let width = 96
+package enum HelpLayout {
+  package static let width = 96
   /// Where an entry's text starts; a longer label puts it on the next line.
-  static let column = 26
+  package static let column = 26
 
   /// `  label` and `text` wrapped from `column`.
-  static func entry(_ label: String, _ text: String) -> [String] {
+  package static func entry(_ label: String, _ text: String) -> [String] {
     let indent = String(repeating: " ", count: column)
     var lines = wrap(text.split(separator: " ").map(String.init), width: width - column)
       .map { indent + $0 }
@@ -138,7 +152,7 @@ enum HelpLayout {
   }
 
   /// `prefix` and `words` wrapped, continued under the word after the command's name.
-  static func usage(_ prefix: String, words: [String]) -> [String] {
+  package static func usage(_ prefix: String, words: [String]) -> [String] {
     let lead = words.prefix(words.count > 1 && !words[1].hasPrefix("[") && !words[1].hasPrefix("<") ? 2 : 1)
     let head = prefix + lead.joined(separator: " ") + " "
     let indent = String(repeating: " ", count: head.count)
@@ -148,7 +162,7 @@ enum HelpLayout {
   }
 
   /// Words into lines of at most `width` characters (a longer word alone on its line).
-  static func wrap(_ words: [String], width: Int) -> [String] {
+  package static func wrap(_ words: [String], width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
     for word in words {
