@@ -98,8 +98,9 @@ extension Benchmark.Report {
   }
 
   package var json: JSONValue {
+    // Typed pieces, one statement each: one literal of them all took the type checker seconds.
     func phase(_ phase: Benchmark.Phase) -> JSONValue {
-      .object([
+      let members: [(String, JSONValue)] = [
         ("cases", .int(phase.cases)), ("wallSeconds", .double(phase.wall)),
         ("cpuSeconds", .double(phase.cpu)), ("casesPerSecond", .double(phase.casesPerSecond)),
         ("loadSeconds", .double(phase.timing.load)), ("sweepSeconds", .double(phase.timing.sweep)),
@@ -111,44 +112,61 @@ extension Benchmark.Report {
         ("baselineReadSeconds", .double(phase.baselineSeconds)),
         ("baselineReadMB", .double(phase.baselineMB)),
         ("baselineReadProcessPeakMB", .double(phase.baselinePeakMB)),
-      ])
+      ]
+      return .object(members)
     }
-    return .object([
-      ("date", .string(date)), ("machine", .string(machine)), ("jobs", .int(jobs)),
-      ("quick", .bool(quick)), ("core", phase(core)), ("full", full.map(phase) ?? .null),
-      ("subjectOnlyCPUSeconds", .double(subjectCPU)), ("subjectReplayedCPUSeconds", .double(replayCPU)),
-      ("evaluateCPUSeconds", .double(evaluateCPU)),
-      ("split", .object(split.map { ($0.0, .double($0.1)) })),
-      ("subjectOnlyByCheck", .array(perCheck.map {
-        .object([("check", .string($0.check)), ("cases", .int($0.cases)),
-                 ("subjectCPUSeconds", .double($0.subject)),
-                 ("subjectReplayedCPUSeconds", .double($0.replayed)),
-                 ("evaluateCPUSeconds", .double($0.evaluate))])
-      })),
-      ("sample", .object([
-        ("cases", .int(sample.cases)), ("tablesWallSeconds", .double(sample.tablesWall)),
-        ("directWallSeconds", .double(sample.directWall)),
-        ("tablesCPUSeconds", .double(sample.tablesCPU)), ("directCPUSeconds", .double(sample.directCPU)),
-        ("oracleTablesCPUSeconds", .double(sampleOracle.tables)),
-        ("oracleDirectCPUSeconds", .double(sampleOracle.direct)),
-      ])),
-      ("peakResidentMB", .double(peakMB)),
-      ("storms", .array(storms.map(\.json))),
-      ("ratios", .object([
-        ("cpuOverSubjectOnly", .double(overhead)), ("wallOverCPU", .double(parallelism)),
-        ("directOverTables", .double(directOverTables)),
-      ])),
-      ("reference", reference.map {
-        .object([("withCPUSeconds", .double($0.with)), ("withoutCPUSeconds", .double($0.without)),
-                 ("pairs", .int($0.pairs))])
-      } ?? .null),
-      ("holesClosed", holes.map {
-        .object([("withCPUSeconds", .double($0.with)), ("withoutCPUSeconds", .double($0.without))])
-      } ?? .null),
-      ("targets", .array(targets.map {
-        .object([("target", .string($0.name)), ("value", .string($0.value)), ("met", .bool($0.met))])
-      })),
-    ])
+    let byCheck: [JSONValue] = perCheck.map {
+      let members: [(String, JSONValue)] = [
+        ("check", .string($0.check)), ("cases", .int($0.cases)),
+        ("subjectCPUSeconds", .double($0.subject)), ("subjectReplayedCPUSeconds", .double($0.replayed)),
+        ("evaluateCPUSeconds", .double($0.evaluate)),
+      ]
+      return .object(members)
+    }
+    let sampled: [(String, JSONValue)] = [
+      ("cases", .int(sample.cases)), ("tablesWallSeconds", .double(sample.tablesWall)),
+      ("directWallSeconds", .double(sample.directWall)),
+      ("tablesCPUSeconds", .double(sample.tablesCPU)), ("directCPUSeconds", .double(sample.directCPU)),
+      ("oracleTablesCPUSeconds", .double(sampleOracle.tables)),
+      ("oracleDirectCPUSeconds", .double(sampleOracle.direct)),
+    ]
+    let ratios: [(String, JSONValue)] = [
+      ("cpuOverSubjectOnly", .double(overhead)), ("wallOverCPU", .double(parallelism)),
+      ("directOverTables", .double(directOverTables)),
+    ]
+    var referenceJSON = JSONValue.null
+    if let reference {
+      referenceJSON = .object([("withCPUSeconds", .double(reference.with)),
+                               ("withoutCPUSeconds", .double(reference.without)), ("pairs", .int(reference.pairs))])
+    }
+    var holesJSON = JSONValue.null
+    if let holes {
+      holesJSON = .object([("withCPUSeconds", .double(holes.with)), ("withoutCPUSeconds", .double(holes.without))])
+    }
+    let targetsJSON: [JSONValue] = targets.map {
+      .object([("target", .string($0.name)), ("value", .string($0.value)), ("met", .bool($0.met))])
+    }
+    let splitJSON: [(String, JSONValue)] = split.map { ($0.0, .double($0.1)) }
+    var members: [(String, JSONValue)] = []
+    members.append(("date", .string(date)))
+    members.append(("machine", .string(machine)))
+    members.append(("jobs", .int(jobs)))
+    members.append(("quick", .bool(quick)))
+    members.append(("core", phase(core)))
+    members.append(("full", full.map(phase) ?? .null))
+    members.append(("subjectOnlyCPUSeconds", .double(subjectCPU)))
+    members.append(("subjectReplayedCPUSeconds", .double(replayCPU)))
+    members.append(("evaluateCPUSeconds", .double(evaluateCPU)))
+    members.append(("split", .object(splitJSON)))
+    members.append(("subjectOnlyByCheck", .array(byCheck)))
+    members.append(("sample", .object(sampled)))
+    members.append(("peakResidentMB", .double(peakMB)))
+    members.append(("storms", .array(storms.map(\.json))))
+    members.append(("ratios", .object(ratios)))
+    members.append(("reference", referenceJSON))
+    members.append(("holesClosed", holesJSON))
+    members.append(("targets", .array(targetsJSON)))
+    return .object(members)
   }
 }
 

@@ -3,59 +3,72 @@ import Foundation
 /// The data `index.html` embeds: everything the page shows, bounded in size.
 enum HTMLReportData {
   static func make(tally: RunTally, info: RunInfo, history: [NightSummary] = []) -> JSONValue {
-    let review = info.review
-    let totals = tally.totals
-    let exit = FailOn(rawValue: review.failOn)?.exitLine(totals, newFailures: tally.newFailures) ?? ""
+    let exit = FailOn(rawValue: info.review.failOn)?.exitLine(tally.totals, newFailures: tally.newFailures) ?? ""
     // New failures and unexpected passes first, then by size.
-    let clusters = tally.clusters.byUrgency
-    let clustered: [JSONValue] = clusters.map { cluster($0, explain: info.explainCommand) }
+    let clustered: [JSONValue] = tally.clusters.byUrgency.map { cluster($0, explain: info.explainCommand) }
     let isolated: JSONValue = info.isolation.map(isolation) ?? .null
-    return .object([
-      ("started", .string(ISO8601DateFormatter().string(from: info.started))),
-      ("elapsed", .string(String(format: "%.1f", tally.elapsed))),
-      ("arguments", .array(info.arguments.map(JSONValue.string))),
-      ("classMeanings", .object(Baseline.Class.allCases.map { ($0.rawValue, .string($0.meaning)) })),
-      ("subject", .string(info.subject)),
-      ("subjectSide", .string(info.versions.subjectSide)),
-      ("versions", ResultsJSON.versions(info.versions)),
-      ("options", .array(info.options.map { .array([.string($0.name), .string($0.value)]) })),
-      ("triage", .string(info.triageProblem.map { "off (\($0))" }
-        ?? "on: failures re-evaluated against Foundation's own ICU")),
-      ("review", .object([
-        ("failOn", .string(review.failOn)), ("exit", .string(exit)),
-        ("baseline", review.baseline.map { baseline in
-          .object([
-            ("path", .string(baseline.path)), ("started", .string(baseline.started)),
-            ("versions", .string(baseline.versions)),
-            // In reading order: the page's table takes its columns from it.
-            ("classes", .object(Baseline.Class.readingOrder.map {
-              ($0.rawValue, .int(tally.baselineCounts[$0] ?? 0))
-            })),
-            // The banner's new failures by class (the classes that can hold one).
-            ("newFailures", .object(NightCounts.newFailureClasses.map {
-              ($0.0.rawValue, .int(tally.newFailuresByClass[$0.0] ?? 0))
-            })),
-            ("legend", .string(NightCounts.baselineLegend(tally))),
-          ])
-        } ?? .null),
-        ("stale", .array(review.stale.map { .array([.string($0.id), .string($0.why)]) })),
-        ("contradicted", .array((review.contradicted ?? []).map { .array([.string($0.id), .string($0.why)]) })),
-        ("outOfScope", .array((review.outOfScope ?? []).map { .array([.string($0.id), .string($0.why)]) })),
-        ("unmatchedPartly", .array(review.unmatchedPartly.map(JSONValue.string))),
-        ("matched", .array(review.waiverMatches.map { .array([.string($0.id), .int($0.count)]) })),
-      ])),
-      ("checks", checks(tally: tally, info: info)),
-      ("clusters", .array(clustered)),
-      ("isolation", isolated),
-      ("waivers", waivers(review)),
-      ("heat", heat(tally)),
-      ("trend", trend(history + (NightSummary.current(tally).map { [$0] } ?? []))),
-      ("matrices", ResultsJSON.matrices(tally.matrices)),
-      ("transitions", ResultsJSON.counts(info.transitionsByKind)),
-      ("invariantOnly", .array(info.invariantOnlyCalendars.map(JSONValue.string))),
-      ("aliases", .int(info.aliases.count)),
-      ("skipReasons", ResultsJSON.counts(tally.skipReasons)),
-    ])
+    let triage = info.triageProblem.map { "off (\($0))" } ?? "on: failures re-evaluated against Foundation's own ICU"
+    let options: [JSONValue] = info.options.map { .array([.string($0.name), .string($0.value)]) }
+    let meanings: [(String, JSONValue)] = Baseline.Class.allCases.map { ($0.rawValue, .string($0.meaning)) }
+    let nights: [NightSummary] = history + (NightSummary.current(tally).map { [$0] } ?? [])
+    // Members one statement each: one literal of them all took the type checker seconds.
+    var members: [(String, JSONValue)] = []
+    members.append(("started", .string(ISO8601DateFormatter().string(from: info.started))))
+    members.append(("elapsed", .string(String(format: "%.1f", tally.elapsed))))
+    members.append(("arguments", .array(info.arguments.map(JSONValue.string))))
+    members.append(("classMeanings", .object(meanings)))
+    members.append(("subject", .string(info.subject)))
+    members.append(("subjectSide", .string(info.versions.subjectSide)))
+    members.append(("versions", ResultsJSON.versions(info.versions)))
+    members.append(("options", .array(options)))
+    members.append(("triage", .string(triage)))
+    members.append(("review", review(info.review, tally: tally, exit: exit)))
+    members.append(("checks", checks(tally: tally, info: info)))
+    members.append(("clusters", .array(clustered)))
+    members.append(("isolation", isolated))
+    members.append(("waivers", waivers(info.review)))
+    members.append(("heat", heat(tally)))
+    members.append(("trend", trend(nights)))
+    members.append(("matrices", ResultsJSON.matrices(tally.matrices)))
+    members.append(("transitions", ResultsJSON.counts(info.transitionsByKind)))
+    members.append(("invariantOnly", .array(info.invariantOnlyCalendars.map(JSONValue.string))))
+    members.append(("aliases", .int(info.aliases.count)))
+    members.append(("skipReasons", ResultsJSON.counts(tally.skipReasons)))
+    return .object(members)
+  }
+
+  /// The review: the exit line, the baseline's classes and the waivers' findings.
+  static func review(_ review: RunInfo.ReviewSummary, tally: RunTally, exit: String) -> JSONValue {
+    let pairs = { (list: [RunInfo.StaleWaiver]) -> JSONValue in
+      .array(list.map { .array([.string($0.id), .string($0.why)]) })
+    }
+    var baselineJSON = JSONValue.null
+    if let baseline = review.baseline {
+      // In reading order: the page's table takes its columns from it.
+      let classes: [(String, JSONValue)] = Baseline.Class.readingOrder.map {
+        ($0.rawValue, .int(tally.baselineCounts[$0] ?? 0))
+      }
+      // The banner's new failures by class (the classes that can hold one).
+      let newFailures: [(String, JSONValue)] = NightCounts.newFailureClasses.map {
+        ($0.0.rawValue, .int(tally.newFailuresByClass[$0.0] ?? 0))
+      }
+      baselineJSON = .object([
+        ("path", .string(baseline.path)), ("started", .string(baseline.started)),
+        ("versions", .string(baseline.versions)), ("classes", .object(classes)),
+        ("newFailures", .object(newFailures)), ("legend", .string(NightCounts.baselineLegend(tally))),
+      ])
+    }
+    let matched: [JSONValue] = review.waiverMatches.map { .array([.string($0.id), .int($0.count)]) }
+    var members: [(String, JSONValue)] = []
+    members.append(("failOn", .string(review.failOn)))
+    members.append(("exit", .string(exit)))
+    members.append(("baseline", baselineJSON))
+    members.append(("stale", pairs(review.stale)))
+    members.append(("contradicted", pairs(review.contradicted ?? [])))
+    members.append(("outOfScope", pairs(review.outOfScope ?? [])))
+    members.append(("unmatchedPartly", .array(review.unmatchedPartly.map(JSONValue.string))))
+    members.append(("matched", .array(matched)))
+    return .object(members)
   }
 
   /// Each check's counts and coverage.
