@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import Synchronization
 import Testing
 
 /// The test lanes. `swift test` runs the fast lane: the engine, records, reports and checks on
@@ -31,13 +32,22 @@ func smallCorpus(locales: [String] = ["en_US", "de_DE"], calendars: [String] = [
                  zones: [String] = ["UTC", "Asia/Tehran"], years: ClosedRange<Int> = 2020...2022)
   throws -> Corpus
 {
+  let key = [locales, calendars, zones, ["\(years)"]].map { $0.joined(separator: ",") }.joined(separator: "|")
+  if let corpus = smallCorpora.withLock({ $0[key] }) { return corpus }
   var request = CorpusRequest(corporaDirectory: corpora)
   request.locales = .list(locales)
   request.calendars = .list(calendars)
   request.zones = .list(zones)
   request.years = years
-  return try Corpus.load(request)
+  let corpus = try Corpus.load(request)
+  smallCorpora.withLock { $0[key] = corpus }
+  return corpus
 }
+
+/// Each small corpus, loaded once: a load reads both ICUs' catalogs and zones (a third of a
+/// second in a debug build), and the fast lane asks for the same few corpora again and again.
+/// A corpus is a value: a test that changes its copy changes no other test's.
+private let smallCorpora = Mutex<[String: Corpus]>([:])
 
 /// Runs `checks` over `corpus` with `subject`, collecting everything in memory.
 func sweep(_ corpus: Corpus, checks: [String], subject: Subject = .pickerLogic) -> RunTally {
