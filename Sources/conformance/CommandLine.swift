@@ -9,6 +9,8 @@ enum Command {
   /// `bench --shards 4,8`: each split's shards of the full sweep alone, then their merge.
   case benchShards(counts: [Int], passes: Int, jobs: Int, out: URL, corpora: URL)
   case benchPair(kind: Benchmark.PairKind, quick: Bool, pairs: Int, jobs: Int, out: URL, corpora: URL)
+  /// `bench --breakdown`: where a sweep's CPU goes, by check and by side.
+  case benchBreakdown(quick: Bool, jobs: Int, out: URL, corpora: URL)
   case merge(shards: [URL], out: URL)
   /// `compare BEFORE AFTER`: two runs compared case by case.
   case compare(before: URL, after: URL, show: Int, lines: Bool, except: Set<String>)
@@ -99,6 +101,15 @@ struct CommandLineParser {
   func bench(_ arguments: ArraySlice<String>) throws(InputError) -> Command {
     guard case .parsed(let line) = try Subcommands.bench.parse(arguments, into: .init(corpora: defaultCorpora))
     else { return .help(topic: "bench") }
+    if line.breakdown {
+      if line.pairKind != nil || line.shards != nil || line.passes != nil {
+        throw InputError("bench: --breakdown is a bench of its own; run it without --holes, --reference, "
+          + "--shards and --passes")
+      }
+      return .benchBreakdown(quick: line.quick, jobs: line.jobs,
+                             out: line.out ?? URL(fileURLWithPath: "Reports/bench-breakdown.json"),
+                             corpora: line.corpora)
+    }
     if let pairKind = line.pairKind {
       if line.shards != nil {
         throw InputError("bench: --\(pairKind.rawValue) and --shards are two benches; run one at a time")

@@ -39,6 +39,7 @@ enum Subcommands {
     var shards: [Int]?
     var passes: Int?
     var pairKind: Benchmark.PairKind?
+    var breakdown = false
 
     init(corpora: URL) { self.corpora = corpora }
 
@@ -59,7 +60,8 @@ enum Subcommands {
       Measures the core corpus, the full sweep, a subject-only loop over the same cases
       and the direct oracle on a fixed sample, and the full sweep's archive read back as a
       baseline; writes Reports/bench.json and, run from the package, appends its target rows
-      to Documentation/bench-history.jsonl (with --holes, --reference and --shards too).
+      to Documentation/bench-history.jsonl (with --holes, --reference, --shards and
+      --breakdown too).
       """,
     arguments: [],
     options: [
@@ -72,6 +74,10 @@ enum Subcommands {
         + "published releases): its share of the sweep's CPU (Reports/bench-reference.json)") {
         try $0.pair(.reference)
       },
+      .flag("--breakdown", help: "instead: where the full sweep's CPU goes (--quick: the core corpus's), "
+        + "by check and by side (the subject's calls, libicu and the checks' logic, triage, review, step "
+        + "records, the workers' transport, the parent's delivery and reports), from one run in worker "
+        + "processes and the subject-only loop (Reports/bench-breakdown.json)") { $0.breakdown = true },
       .init("--shards", "<N,...>",
             help: "instead: the full sweep once whole, then each shard of each split alone, one after "
               + "another, and their merge, then the full sweep whole again: each shard's wall, CPU and "

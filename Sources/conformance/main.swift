@@ -79,6 +79,11 @@ func execute(_ command: Command) throws -> ExitStatus {
                     json: pair.json(date: date, machine: machine, jobs: jobs), out: out,
                     kind: "bench --\(kind.rawValue)" + (quick ? " --quick" : ""), rows: pair.targets,
                     date: date, machine: machine)
+  case .benchBreakdown(let quick, let jobs, let out, let corpora):
+    let breakdown = try Benchmark.breakdown(corporaDirectory: corpora, quick: quick, jobs: jobs) { printError($0) }
+    try finishBench(lines: breakdown.lines, json: breakdown.json, out: out,
+                    kind: "bench --breakdown" + (quick ? " --quick" : ""), rows: breakdown.rows,
+                    date: breakdown.date, machine: breakdown.machine)
   case .benchShards(let counts, let passes, let jobs, let out, let corpora):
     let report = try Benchmark.shards(counts, passes: passes, corporaDirectory: corpora, jobs: jobs) {
       printError($0)

@@ -24,6 +24,8 @@ package struct StepRecord: Sendable, Codable, Equatable {
   /// `nil` in process, or when no case lasted a poll): what `StepCosts` fits each check's and
   /// calendar's slowest case from, which case limits follow.
   package var slowestCaseCPUSeconds: Double?
+  /// Where `cpuSeconds` went, when the run measures it (`CPUParts.measured`); else `nil`.
+  package var cpuParts: CPUParts?
   /// Why the step's first skipped case was skipped.
   package var skipReason: String?
   /// Skipped cases by reason.
@@ -128,7 +130,7 @@ package struct StepRecord: Sendable, Codable, Equatable {
   enum CodingKeys: String, CodingKey {
     case index, check, name, plan, counts, seconds, cpuSeconds, skipReason, skipReasons, cells
     case baselineClasses, waiverMatches, cases, waiverContradictions, waiverOutOfScope
-    case slowestCaseCPUSeconds
+    case slowestCaseCPUSeconds, cpuParts
   }
 
   package init(from decoder: any Decoder) throws {
@@ -141,6 +143,7 @@ package struct StepRecord: Sendable, Codable, Equatable {
     seconds = try container.decodeIfPresent(Double.self, forKey: .seconds) ?? 0
     cpuSeconds = try container.decodeIfPresent(Double.self, forKey: .cpuSeconds) ?? 0
     slowestCaseCPUSeconds = try container.decodeIfPresent(Double.self, forKey: .slowestCaseCPUSeconds)
+    cpuParts = try container.decodeIfPresent(CPUParts.self, forKey: .cpuParts)
     skipReason = try container.decodeIfPresent(String.self, forKey: .skipReason)
     skipReasons = try container.decodeIfPresent([String: Int].self, forKey: .skipReasons) ?? [:]
     cells = try container.decodeIfPresent([String: [String: PassCount]].self, forKey: .cells) ?? [:]
@@ -165,6 +168,7 @@ package struct StepRecord: Sendable, Codable, Equatable {
     try container.encode(seconds.rounded(toPlaces: 3), forKey: .seconds)
     try container.encode(cpuSeconds.rounded(toPlaces: 3), forKey: .cpuSeconds)
     try container.encodeIfPresent(slowestCaseCPUSeconds?.rounded(toPlaces: 3), forKey: .slowestCaseCPUSeconds)
+    try container.encodeIfPresent(cpuParts, forKey: .cpuParts)
     try container.encodeIfPresent(skipReason, forKey: .skipReason)
     if !skipReasons.isEmpty { try container.encode(skipReasons, forKey: .skipReasons) }
     if !cells.isEmpty { try container.encode(cells, forKey: .cells) }

@@ -17,6 +17,8 @@ package struct CaseEvaluator {
   let zoneClasses: [String: String]
   /// Keep every case in its step's record (`--record all`), with both sides' values.
   let recordAll: Bool
+  /// Say where each step's thread CPU went (`StepRecord.cpuParts`).
+  package var measuresParts = CPUParts.measured
 
   /// An evaluator of `subject` in `corpus`: with triage when `triage` and the corpus has
   /// Foundation's ICU (or the subject is an executor, which answers triage's questions
@@ -57,26 +59,55 @@ package struct CaseEvaluator {
                         observer: (any CaseObserver)? = nil) -> StepRecord
   {
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.now)
+    var parts: CPUParts? = measuresParts ? CPUParts() : nil
     let ids = step.cases()
     let evaluated = { (position: Int) -> CaseRecord in
       observer?.willEvaluate(position: position)
       defer { observer?.didEvaluate(position: position) }
-      return evaluate(ids[position], step: step.index, check: check)
+      return evaluate(ids[position], step: step.index, check: check, parts: &parts)
     }
     let positions = positions ?? Array(ids.indices)
     var records = context.executor.map { Self.inRounds(positions, $0, evaluated) }
       ?? positions.map(evaluated)
+    let reviewing = parts == nil ? 0 : ThreadClock.now
     if let review {
       for index in records.indices { review.apply(&records[index]) }
     }
-    return StepRecord(step: step, check: check.id, cases: records, zoneClasses: zoneClasses,
-                      keepPassing: recordAll, seconds: (ContinuousClock.now - clock).seconds,
-                      cpuSeconds: ThreadClock.now - cpu)
+    let recording = parts == nil ? 0 : ThreadClock.now
+    var record = StepRecord(step: step, check: check.id, cases: records, zoneClasses: zoneClasses,
+                            keepPassing: recordAll, seconds: 0)
+    // The step's times include making its record, the last part.
+    let end = ThreadClock.now
+    (record.seconds, record.cpuSeconds) = ((ContinuousClock.now - clock).seconds, end - cpu)
+    if var parts {
+      (parts.review, parts.record) = (recording - reviewing, end - recording)
+      record.cpuParts = parts
+    }
+    return record
   }
 
   /// Evaluates a case and, when it fails and there is triage, classifies the failure by
   /// evaluating it again with Foundation's ICU as the oracle. Not reviewed.
   package func evaluate(_ id: CaseID, step: Int, check: any Check) -> CaseRecord {
+    var parts: CPUParts?
+    return evaluate(id, step: step, check: check, parts: &parts)
+  }
+
+  /// `evaluate`, adding its outcome's and its triage's thread CPU to `parts` when given.
+  func evaluate(_ id: CaseID, step: Int, check: any Check, parts: inout CPUParts?) -> CaseRecord {
+    let start = parts == nil ? 0 : ThreadClock.now
+    let record = outcome(id, step: step, check: check)
+    let evaluated = parts == nil ? 0 : ThreadClock.now
+    let triaged = triaged(record, check: check)
+    if parts != nil {
+      parts!.outcome += evaluated - start
+      parts!.triage += ThreadClock.now - evaluated
+    }
+    return triaged
+  }
+
+  /// The case's outcome in the subject's context against libicu.
+  private func outcome(_ id: CaseID, step: Int, check: any Check) -> CaseRecord {
     Fault.current?.inject(id)
     context.answers?.startCase()
     context.executor?.startCase()
@@ -91,6 +122,14 @@ package struct CaseEvaluator {
       record.outcome.values = CaseValues(oracle: record.outcome.expected,
                                          subject: record.outcome.actual)
     }
+    return record
+  }
+
+  /// The case triaged, when there is triage: a failure classified by Foundation's ICU and
+  /// the published reference, a pass the reference contradicts evaluated again.
+  private func triaged(_ record: CaseRecord, check: any Check) -> CaseRecord {
+    var record = record
+    let (id, verdict) = (record.id, record.outcome.verdict)
     // A case still waiting for the executor's answers is evaluated again once they come
     // (`inRounds`); its stand-in outcome is thrown away, so it is not triaged (most stand-ins
     // fail, and every case's first round waits: triaging them was most of an executor run's

@@ -1,0 +1,161 @@
+import Foundation
+
+extension Benchmark {
+  /// `bench --breakdown`: where a sweep's CPU goes, by check and by side, in one run made as
+  /// a user makes it (worker processes of this executable, reports written), its workers
+  /// measuring each step's parts (`CPUParts`); then the subject's own share of each check from
+  /// the subject-only loop (its calls timed where the checks make them).
+  package struct Breakdown: Sendable {
+    /// One check's share.
+    package struct Check: Sendable {
+      package var check: String
+      package var cases = 0
+      /// The thread CPU of its steps, in the workers.
+      package var steps = 0.0
+      package var parts = CPUParts()
+      /// The subject's calls alone (the subject-only loop).
+      package var subject = 0.0
+      /// The outcome less the subject's calls: libicu and the check's logic.
+      package var oracle: Double { max(parts.outcome - subject, 0) }
+    }
+
+    package var date: String
+    package var machine: String
+    package var selection: String
+    package var jobs: Int
+    package var wall: Double
+    package var checks: [Check]
+    /// The workers' CPU (this process's reaped children) and this process's during the run.
+    package var workersCPU: Double
+    package var parentCPU: Double
+    /// Of the parent's: the delivering thread (replies read, tallied, cases file written), and
+    /// the reports' writing (wall seconds, on the parent's threads).
+    package var deliveryCPU: Double
+    package var writeSeconds: Double
+
+    package var stepsCPU: Double { checks.reduce(0) { $0 + $1.steps } }
+    /// What the workers spend outside their steps: start, corpus, requests, replies and case
+    /// lines (the transport), the watchdog.
+    package var workersBeyondSteps: Double { workersCPU - stepsCPU }
+    package var totalCPU: Double { workersCPU + parentCPU }
+
+    /// The whole run's CPU by side, each with its share.
+    package var sides: [(String, Double)] {
+      let sum = { (part: (Check) -> Double) in checks.reduce(0) { $0 + part($1) } }
+      return [
+        ("subject (its calls)", sum(\.subject)),
+        ("oracle and check logic (libicu)", sum(\.oracle)),
+        ("triage (Foundation's ICU and the reference)", sum(\.parts.triage)),
+        ("review (waivers, baseline)", sum(\.parts.review)),
+        ("step records", sum(\.parts.record)),
+        ("workers beyond their steps (start, transport, case lines)", workersBeyondSteps),
+        ("parent: delivery and records (replies, tally, cases file)", deliveryCPU),
+        ("parent: the rest (planning, reports, compression)", parentCPU - deliveryCPU),
+      ]
+    }
+
+    package var lines: [String] {
+      var lines = [String(format: "bench --breakdown %@ on %@: %@, %d workers, %.1f s wall, %.1f CPU-s "
+                            + "(workers %.1f, parent %.1f)", date, machine, selection, jobs, wall, totalCPU,
+                          workersCPU, parentCPU)]
+      lines.append("by side:")
+      for (side, seconds) in sides {
+        lines.append(String(format: "  %-62@ %8.1f CPU-s  %5.1f %%", side as NSString, seconds,
+                            100 * seconds / max(totalCPU, 1e-9)))
+      }
+      lines.append(String(format: "by check (CPU-s): %-20@ %9@ %8@ %8@ %8@ %8@ %8@", "check" as NSString,
+                          "cases" as NSString, "subject" as NSString, "oracle" as NSString,
+                          "triage" as NSString, "review" as NSString, "record" as NSString))
+      for check in checks.sorted(by: { $0.steps > $1.steps }) {
+        lines.append(String(format: "  %-35@ %9d %8.1f %8.1f %8.1f %8.1f %8.1f", check.check as NSString,
+                            check.cases, check.subject, check.oracle, check.parts.triage, check.parts.review,
+                            check.parts.record))
+      }
+      return lines
+    }
+
+    package var json: JSONValue {
+      let bySide: [JSONValue] = sides.map { .object([("side", .string($0.0)), ("cpuSeconds", .double($0.1))]) }
+      let byCheck: [JSONValue] = checks.map { check in
+        let members: [(String, JSONValue)] = [
+          ("check", .string(check.check)), ("cases", .int(check.cases)), ("stepsCPUSeconds", .double(check.steps)),
+          ("subject", .double(check.subject)), ("oracle", .double(check.oracle)),
+          ("triage", .double(check.parts.triage)), ("review", .double(check.parts.review)),
+          ("record", .double(check.parts.record)),
+        ]
+        return .object(members)
+      }
+      var members: [(String, JSONValue)] = []
+      members.append(("date", .string(date)))
+      members.append(("machine", .string(machine)))
+      members.append(("selection", .string(selection)))
+      members.append(("jobs", .int(jobs)))
+      members.append(("wallSeconds", .double(wall)))
+      members.append(("workersCPUSeconds", .double(workersCPU)))
+      members.append(("parentCPUSeconds", .double(parentCPU)))
+      members.append(("bySide", .array(bySide)))
+      members.append(("byCheck", .array(byCheck)))
+      return .object(members)
+    }
+
+    /// The rows bench-history keeps: each side's CPU and share.
+    package var rows: [(name: String, value: String, met: Bool)] {
+      [("breakdown: \(selection), \(jobs) workers",
+        String(format: "%.1f CPU-s (workers %.1f, parent %.1f), %.1f s wall", totalCPU, workersCPU, parentCPU, wall),
+        true)]
+        + sides.map { side in
+          ("breakdown: \(side.0)", String(format: "%.1f CPU-s, %.1f %%", side.1, 100 * side.1 / max(totalCPU, 1e-9)),
+           true)
+        }
+    }
+  }
+
+  /// Runs the breakdown: the full sweep (`quick`: the core corpus) in worker processes of this
+  /// executable, then the subject-only loop over the same selection.
+  package static func breakdown(corporaDirectory: URL, quick: Bool, jobs: Int,
+                                log: (String) -> Void) throws -> Breakdown {
+    let scratch = try makeScratch("conformance-breakdown")
+    defer { removeScratch(scratch) }
+    var request = CorpusRequest(corporaDirectory: corporaDirectory)
+    if !quick {
+      (request.locales, request.calendars, request.zones) = (.all, .all, .all)
+    }
+    var options = RunOptions(request: request, out: scratch.appendingPathComponent("run"))
+    options.jobs = jobs
+    let waivers = corporaDirectory.appendingPathComponent(Corpus.Files.waivers)
+    options.waivers = FileManager.default.fileExists(atPath: waivers.path) ? waivers : nil
+    options.workerExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    // The workers inherit it: each step's record says where its thread's CPU went.
+    setenv(CPUParts.variable, "1", 1)
+    defer { unsetenv(CPUParts.variable) }
+    let (clock, cpu, children) = (ContinuousClock.now, ThreadClock.process, childrenCPU())
+    let result = try ConformanceRun.run(options)
+    let (wall, parentCPU, workersCPU) = ((ContinuousClock.now - clock).seconds, ThreadClock.process - cpu,
+                                         childrenCPU() - children)
+    log(String(format: "run: %d cases, %.1f s wall, workers %.1f CPU-s, parent %.1f CPU-s", result.cases, wall,
+               workersCPU, parentCPU))
+    var byCheck: [String: Breakdown.Check] = [:]
+    let steps = try ResultsDirectory(options.out, role: "bench", as: RunRecord.self).steps()
+    var missing = 0
+    try steps.forEachBatch(StepRecord.self) { batch in
+      for step in batch {
+        var check = byCheck[step.check] ?? Breakdown.Check(check: step.check)
+        check.cases += step.counts.total
+        check.steps += step.cpuSeconds
+        if let parts = step.cpuParts { check.parts.add(parts) } else { missing += 1 }
+        byCheck[step.check] = check
+      }
+    }
+    guard missing == 0 else {
+      throw HarnessError("bench --breakdown: \(missing) steps came back without their CPU parts")
+    }
+    let loop = try subjectOnly(request, jobs: jobs)
+    for part in loop.perCheck { byCheck[part.check]?.subject = part.subject }
+    log(String(format: "subject alone: %.1f CPU-s where the checks call it", loop.subject))
+    return Breakdown(
+      date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
+      selection: quick ? "core corpus" : "full sweep", jobs: jobs, wall: wall,
+      checks: CheckCatalog.all.compactMap { byCheck[$0.id] }, workersCPU: workersCPU, parentCPU: parentCPU,
+      deliveryCPU: result.timing.deliveryCPU, writeSeconds: result.timing.write)
+  }
+}
