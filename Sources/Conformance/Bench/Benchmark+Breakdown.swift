@@ -13,10 +13,13 @@ extension Benchmark {
       /// The thread CPU of its steps, in the workers.
       package var steps = 0.0
       package var parts = CPUParts()
-      /// The subject's calls alone (the subject-only loop).
+      /// The subject's calls alone (the subject-only loop, another run of the same cases).
       package var subject = 0.0
+      /// Of the run's outcome, the subject's calls: the loop's, or the whole outcome where the
+      /// loop read more (the two runs' noise, and the loop's timing of each call).
+      package var subjectShare: Double { min(subject, parts.outcome) }
       /// The outcome less the subject's calls: libicu and the check's logic.
-      package var oracle: Double { max(parts.outcome - subject, 0) }
+      package var oracle: Double { parts.outcome - subjectShare }
     }
 
     package var date: String
@@ -43,7 +46,7 @@ extension Benchmark {
     package var sides: [(String, Double)] {
       let sum = { (part: (Check) -> Double) in checks.reduce(0) { $0 + part($1) } }
       return [
-        ("subject (its calls)", sum(\.subject)),
+        ("subject (its calls)", sum(\.subjectShare)),
         ("oracle and check logic (libicu)", sum(\.oracle)),
         ("triage (Foundation's ICU and the reference)", sum(\.parts.triage)),
         ("review (waivers, baseline)", sum(\.parts.review)),
@@ -55,21 +58,27 @@ extension Benchmark {
     }
 
     package var lines: [String] {
+      func padded(_ text: String, _ width: Int) -> String {
+        text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+      }
+      func number(_ value: Double, _ width: Int = 8) -> String {
+        let text = String(format: "%.1f", value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+      }
       var lines = [String(format: "bench --breakdown %@ on %@: %@, %d workers, %.1f s wall, %.1f CPU-s "
                             + "(workers %.1f, parent %.1f)", date, machine, selection, jobs, wall, totalCPU,
                           workersCPU, parentCPU)]
-      lines.append("by side:")
+      lines.append("by side (CPU-s, share of the run's):")
       for (side, seconds) in sides {
-        lines.append(String(format: "  %-62@ %8.1f CPU-s  %5.1f %%", side as NSString, seconds,
-                            100 * seconds / max(totalCPU, 1e-9)))
+        lines.append("  " + padded(side, 60) + number(seconds) + number(100 * seconds / max(totalCPU, 1e-9), 7) + " %")
       }
-      lines.append(String(format: "by check (CPU-s): %-20@ %9@ %8@ %8@ %8@ %8@ %8@", "check" as NSString,
-                          "cases" as NSString, "subject" as NSString, "oracle" as NSString,
-                          "triage" as NSString, "review" as NSString, "record" as NSString))
+      lines.append("by check (CPU-s): " + padded("", 4) + ["cases", "outcome", "subject", "oracle", "triage", "review",
+                                                          "record"].map { padded("", 9 - $0.count) + $0 }.joined())
       for check in checks.sorted(by: { $0.steps > $1.steps }) {
-        lines.append(String(format: "  %-35@ %9d %8.1f %8.1f %8.1f %8.1f %8.1f", check.check as NSString,
-                            check.cases, check.subject, check.oracle, check.parts.triage, check.parts.review,
-                            check.parts.record))
+        lines.append("  " + padded(check.check, 20) + padded("", 9 - String(check.cases).count) + String(check.cases)
+          + [check.parts.outcome, check.subjectShare, check.oracle, check.parts.triage, check.parts.review,
+             check.parts.record].map { number($0, 9) }.joined()
+          + (check.subject > check.parts.outcome ? "  (the loop read \(String(format: "%.1f", check.subject)))" : ""))
       }
       return lines
     }
@@ -79,7 +88,8 @@ extension Benchmark {
       let byCheck: [JSONValue] = checks.map { check in
         let members: [(String, JSONValue)] = [
           ("check", .string(check.check)), ("cases", .int(check.cases)), ("stepsCPUSeconds", .double(check.steps)),
-          ("subject", .double(check.subject)), ("oracle", .double(check.oracle)),
+          ("outcome", .double(check.parts.outcome)), ("subject", .double(check.subjectShare)),
+          ("subjectLoop", .double(check.subject)), ("oracle", .double(check.oracle)),
           ("triage", .double(check.parts.triage)), ("review", .double(check.parts.review)),
           ("record", .double(check.parts.record)),
         ]
