@@ -152,7 +152,9 @@ extension Benchmark {
         var check = byCheck[step.check] ?? Breakdown.Check(check: step.check)
         check.cases += step.counts.total
         check.steps += step.cpuSeconds
-        if let parts = step.cpuParts { check.parts.add(parts) } else { missing += 1 }
+        // A step this process made alone (cases a fault errored, or the breaker did not run)
+        // took no worker's CPU.
+        if let parts = step.cpuParts { check.parts.add(parts) } else if step.cpuSeconds > 0 { missing += 1 }
         byCheck[step.check] = check
       }
     }

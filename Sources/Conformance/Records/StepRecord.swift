@@ -105,6 +105,11 @@ package struct StepRecord: Sendable, Codable, Equatable {
     counts.add(other.counts)
     seconds += other.seconds
     cpuSeconds += other.cpuSeconds
+    if let parts = other.cpuParts {
+      var sum = cpuParts ?? CPUParts()
+      sum.add(parts)
+      cpuParts = sum
+    }
     if let slowest = other.slowestCaseCPUSeconds {
       slowestCaseCPUSeconds = max(slowestCaseCPUSeconds ?? 0, slowest)
     }

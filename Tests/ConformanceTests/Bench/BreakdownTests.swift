@@ -34,6 +34,17 @@ struct BreakdownTests {
     #expect(try RecordCoding.decoder().decode(StepRecord.self, from: line).cpuParts == parts)
   }
 
+  @Test("a step put together from pieces (a case retried alone after a fault) adds up their parts; a piece this side made has none")
+  func piecesAddUp() throws {
+    var whole = try Self.step(measuring: false)
+    var piece = whole
+    piece.cpuParts = CPUParts(outcome: 1, triage: 0.5, review: 0.25, record: 0.125)
+    // The parent's piece first (an errored case has no parts), then two a worker measured.
+    whole.absorb(piece)
+    whole.absorb(piece)
+    #expect(whole.cpuParts == CPUParts(outcome: 2, triage: 1, review: 0.5, record: 0.25))
+  }
+
   @Test("an unmeasured step (every night) writes no parts: its line is as before")
   func unmeasured() throws {
     let record = try Self.step(measuring: false)
