@@ -31,10 +31,8 @@ extension Benchmark {
     /// The workers' CPU (this process's reaped children) and this process's during the run.
     package var workersCPU: Double
     package var parentCPU: Double
-    /// Of the parent's: the delivering thread (replies read, tallied, cases file written), and
-    /// the reports' writing (wall seconds, on the parent's threads).
+    /// Of the parent's: the delivering thread (replies read, tallied, cases file written).
     package var deliveryCPU: Double
-    package var writeSeconds: Double
     /// Steps a worker evaluated whose record came back without parts, and their CPU: shown
     /// as a side of their own, so the sides still add up (none expected).
     package var unparted = (steps: 0, cpu: 0.0)
@@ -176,6 +174,6 @@ extension Benchmark {
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
       selection: quick ? "core corpus" : "full sweep", jobs: jobs, wall: wall,
       checks: CheckCatalog.all.compactMap { byCheck[$0.id] }, workersCPU: workersCPU, parentCPU: parentCPU,
-      deliveryCPU: result.timing.deliveryCPU, writeSeconds: result.timing.write, unparted: unparted)
+      deliveryCPU: result.timing.deliveryCPU, unparted: unparted)
   }
 }

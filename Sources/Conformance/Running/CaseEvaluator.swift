@@ -56,7 +56,7 @@ package struct CaseEvaluator {
   /// Evaluates the cases of a step (all, or only those at `positions`) into its record,
   /// each reviewed.
   func evaluate(_ step: Plan.Step, check: any Check, positions: [Int]? = nil,
-                        observer: (any CaseObserver)? = nil) -> StepRecord
+                observer: (any CaseObserver)? = nil) -> StepRecord
   {
     let (clock, cpu) = (ContinuousClock.now, ThreadClock.now)
     var parts: CPUParts? = measuresParts ? CPUParts() : nil

@@ -62,7 +62,7 @@ package enum Worker {
     let (context, triage) = (evaluator.context, evaluator.triage)
     let encoder = RecordCoding.lineEncoder()
     let decoder = RecordCoding.decoder()
-    let explain = run.explain
+    let explainer = run.explain.explainer
     let slot = ProcessInfo.processInfo.environment["CONFORMANCE_WORKER_SLOT"].flatMap(CaseSlot.init)
     let watch = CaseWatch(slot: slot)
     let cases = WorkerCases(watch: watch, slot: slot)
@@ -131,7 +131,7 @@ package enum Worker {
         if record.cases.contains(where: { $0.status.isExplained }) {
           reply.actualDigests = record.cases.map { $0.status.isExplained ? $0.outcome.actual.digestText : nil }
         }
-        write(reply, cases: record.cases, explain: explain.explainer, encoder)
+        write(reply, cases: record.cases, explain: explainer, encoder)
       }
       evaluator.close()
     }

@@ -65,7 +65,7 @@ struct BreakdownTests {
     nights.subject = 6
     let breakdown = Benchmark.Breakdown(
       date: "d", machine: "m", selection: "core corpus", jobs: 2, wall: 12, checks: [blanks, nights],
-      workersCPU: 20, parentCPU: 5, deliveryCPU: 3, writeSeconds: 1)
+      workersCPU: 20, parentCPU: 5, deliveryCPU: 3)
     let sides = Dictionary(uniqueKeysWithValues: breakdown.sides)
     #expect(sides["subject (its calls)"] == 8)  // 3 and 5
     #expect(sides["oracle and check logic (libicu)"] == 4)  // 7 - 3 and 5 - 5
