@@ -18,7 +18,8 @@
 #     shards and after first in even ones; each build then merges its own shards MERGES
 #     times (default 3), alternating the same way. Outputs stay in DIR/{before,after}/
 #     {shard-k,merged}, the times in DIR/times (side, step, wall s, CPU s). Prints each
-#     side's sweep, merge and night and the ratios, then what `conformance compare --lines`
+#     side's sweep, merge and night, and the night on SHARDS runners (its slowest shard over
+#     their mean; slowest shard + merge), the ratios, then what `conformance compare --lines`
 #     says of the two merged nights (exit 1 when they differ). SELECTION defaults to the full
 #     sweep; `3 --` alone sweeps the core corpus (a minute a side, to try the script).
 #
@@ -118,15 +119,16 @@ night_mode() {
         --out "$dir/$side/merged"
     done
   done
-  awk -v merges="$merges" '
-    $2 ~ /^shard-/ { sweep[$1] += $3; sweepCPU[$1] += $4 }
+  awk -v merges="$merges" -v shards="$shards" '
+    $2 ~ /^shard-/ { sweep[$1] += $3; sweepCPU[$1] += $4; if ($3 > slowest[$1]) slowest[$1] = $3 }
     $2 == "merge" { merge[$1] += $3 / merges; mergeCPU[$1] += $4 / merges }
     END {
       for (i = 1; i <= 2; i++) {
         s = i == 1 ? "before" : "after"
         printf "%-6s sweep %.1f s wall, %.1f s CPU; merge (mean of %d) %.1f s wall, %.1f s CPU; night %.1f s wall, %.1f s CPU\n", s, sweep[s], sweepCPU[s], merges, merge[s], mergeCPU[s], sweep[s] + merge[s], sweepCPU[s] + mergeCPU[s]
+        printf "%-6s on %d runners: slowest shard %.1f s, %.3f x the mean (%.1f s); night (slowest + merge) %.1f s\n", s, shards, slowest[s], slowest[s] / (sweep[s] / shards), sweep[s] / shards, slowest[s] + merge[s]
       }
-      printf "after / before: sweep %.3f wall, %.3f CPU; merge %.3f wall, %.3f CPU; night %.3f wall, %.3f CPU\n", sweep["after"] / sweep["before"], sweepCPU["after"] / sweepCPU["before"], merge["after"] / merge["before"], mergeCPU["after"] / mergeCPU["before"], (sweep["after"] + merge["after"]) / (sweep["before"] + merge["before"]), (sweepCPU["after"] + mergeCPU["after"]) / (sweepCPU["before"] + mergeCPU["before"])
+      printf "after / before: sweep %.3f wall, %.3f CPU; merge %.3f wall, %.3f CPU; night %.3f wall, %.3f CPU; on %d runners %.3f\n", sweep["after"] / sweep["before"], sweepCPU["after"] / sweepCPU["before"], merge["after"] / merge["before"], mergeCPU["after"] / mergeCPU["before"], (sweep["after"] + merge["after"]) / (sweep["before"] + merge["before"]), (sweepCPU["after"] + mergeCPU["after"]) / (sweepCPU["before"] + mergeCPU["before"]), shards, (slowest["after"] + merge["after"]) / (slowest["before"] + merge["before"])
     }' "$dir/times"
   local status=0 said
   said=$("$after" compare --lines "$dir/before/merged" "$dir/after/merged" | tail -1) || status=1
