@@ -77,7 +77,7 @@ enum Subcommands {
       .flag("--breakdown", help: "instead: where the full sweep's CPU goes (--quick: the core corpus's), "
         + "by check and by side (the subject's calls, libicu and the checks' logic, triage, review, step "
         + "records, the workers' transport, the parent's delivery and reports), from one run in worker "
-        + "processes and the subject-only loop (Reports/bench-breakdown.json)") { $0.breakdown = true },
+        + "processes that time the subject's calls (Reports/bench-breakdown.json)") { $0.breakdown = true },
       .init("--shards", "<N,...>",
             help: "instead: the full sweep once whole, then each shard of each split alone, one after "
               + "another, and their merge, then the full sweep whole again: each shard's wall, CPU and "

@@ -3,8 +3,8 @@ import Foundation
 extension Benchmark {
   /// `bench --breakdown`: where a sweep's CPU goes, by check and by side, in one run made as
   /// a user makes it (worker processes of this executable, reports written), its workers
-  /// measuring each step's parts (`CPUParts`); then the subject's own share of each check from
-  /// the subject-only loop (its calls timed where the checks make them).
+  /// measuring each step's parts (`CPUParts`), the subject's calls timed where the checks
+  /// make them.
   package struct Breakdown: Sendable {
     /// One check's share.
     package struct Check: Sendable {
@@ -13,13 +13,6 @@ extension Benchmark {
       /// The thread CPU of its steps, in the workers.
       package var steps = 0.0
       package var parts = CPUParts()
-      /// The subject's calls alone (the subject-only loop, another run of the same cases).
-      package var subject = 0.0
-      /// Of the run's outcome, the subject's calls: the loop's, or the whole outcome where the
-      /// loop read more (the two runs' noise, and the loop's timing of each call).
-      package var subjectShare: Double { min(subject, parts.outcome) }
-      /// The outcome less the subject's calls: libicu and the check's logic.
-      package var oracle: Double { parts.outcome - subjectShare }
     }
 
     package var date: String
@@ -47,8 +40,8 @@ extension Benchmark {
     package var sides: [(String, Double)] {
       let sum = { (part: (Check) -> Double) in checks.reduce(0) { $0 + part($1) } }
       return [
-        ("subject (its calls)", sum(\.subjectShare)),
-        ("oracle and check logic (libicu)", sum(\.oracle)),
+        ("subject (its calls)", sum(\.parts.subject)),
+        ("oracle and check logic (libicu)", sum(\.parts.oracle)),
         ("triage (Foundation's ICU and the reference)", sum(\.parts.triage)),
         ("review (waivers, baseline)", sum(\.parts.review)),
         ("step records", sum(\.parts.record)),
@@ -74,13 +67,12 @@ extension Benchmark {
       for (side, seconds) in sides {
         lines.append("  " + padded(side, 60) + number(seconds) + number(100 * seconds / max(totalCPU, 1e-9), 7) + " %")
       }
-      lines.append("by check (CPU-s): " + padded("", 4) + ["cases", "outcome", "subject", "oracle", "triage", "review",
+      lines.append("by check (CPU-s): " + padded("", 4) + ["cases", "steps", "subject", "oracle", "triage", "review",
                                                           "record"].map { padded("", 9 - $0.count) + $0 }.joined())
       for check in checks.sorted(by: { $0.steps > $1.steps }) {
         lines.append("  " + padded(check.check, 20) + padded("", 9 - String(check.cases).count) + String(check.cases)
-          + [check.parts.outcome, check.subjectShare, check.oracle, check.parts.triage, check.parts.review,
-             check.parts.record].map { number($0, 9) }.joined()
-          + (check.subject > check.parts.outcome ? "  (the loop read \(String(format: "%.1f", check.subject)))" : ""))
+          + [check.steps, check.parts.subject, check.parts.oracle, check.parts.triage, check.parts.review,
+             check.parts.record].map { number($0, 9) }.joined())
       }
       return lines
     }
@@ -90,8 +82,7 @@ extension Benchmark {
       let byCheck: [JSONValue] = checks.map { check in
         let members: [(String, JSONValue)] = [
           ("check", .string(check.check)), ("cases", .int(check.cases)), ("stepsCPUSeconds", .double(check.steps)),
-          ("outcome", .double(check.parts.outcome)), ("subject", .double(check.subjectShare)),
-          ("subjectLoop", .double(check.subject)), ("oracle", .double(check.oracle)),
+          ("subject", .double(check.parts.subject)), ("oracle", .double(check.parts.oracle)),
           ("triage", .double(check.parts.triage)), ("review", .double(check.parts.review)),
           ("record", .double(check.parts.record)),
         ]
@@ -123,7 +114,7 @@ extension Benchmark {
   }
 
   /// Runs the breakdown: the full sweep (`quick`: the core corpus) in worker processes of this
-  /// executable, then the subject-only loop over the same selection.
+  /// executable.
   package static func breakdown(corporaDirectory: URL, quick: Bool, jobs: Int,
                                 log: (String) -> Void) throws -> Breakdown {
     let scratch = try makeScratch("conformance-breakdown")
@@ -167,9 +158,6 @@ extension Benchmark {
     if unparted.steps > 0 {
       log(String(format: "%d steps came back without their CPU parts (%.1f CPU-s)", unparted.steps, unparted.cpu))
     }
-    let loop = try subjectOnly(request, jobs: jobs)
-    for part in loop.perCheck { byCheck[part.check]?.subject = part.subject }
-    log(String(format: "subject alone: %.1f CPU-s where the checks call it", loop.subject))
     return Breakdown(
       date: ISO8601DateFormatter().string(from: Date()), machine: machineDescription(),
       selection: quick ? "core corpus" : "full sweep", jobs: jobs, wall: wall,

@@ -19,6 +19,8 @@ package final class EvaluationContext {
   package let isTriage: Bool
   /// The subject's answers kept for triage, when this context's subject keeps them.
   var answers: SubjectAnswers?
+  /// Times the subject's calls, when the run measures where its CPU goes (`CPUParts`).
+  var subjectTimer: SubjectTimer?
   /// The executor answering the subject, when it is one: the runner evaluates a step's cases
   /// in rounds, asking what they need in batches (`ExecutorClient`).
   private(set) var executor: ExecutorClient?
@@ -72,10 +74,13 @@ package final class EvaluationContext {
   /// or the corpus has no triage data). They share the subject's answers, so that triage asks
   /// the subject only what the first evaluation of the case did not.
   ///
-  /// - Parameter recordsValues: the libicu context records both sides' full values
-  ///   (`--record all`); triage's never does.
+  /// - Parameters:
+  ///   - recordsValues: the libicu context records both sides' full values (`--record all`);
+  ///     triage's never does.
+  ///   - timesSubject: the libicu context times the subject's calls (`subjectTimer`), where
+  ///     they are calls in this process (not an executor's).
   package static func worker(corpus: Corpus, subject: Subject, triage: Bool = true,
-                            recordsValues: Bool = false)
+                            recordsValues: Bool = false, timesSubject: Bool = false)
     -> (context: EvaluationContext, triage: EvaluationContext?)
   {
     if let spec = subject.executor {
@@ -89,16 +94,18 @@ package final class EvaluationContext {
       second?.primary = context
       return (context, second)
     }
+    let timer = timesSubject ? SubjectTimer() : nil
+    let timed = timer.map { subject.intercepted(by: $0, name: subject.name) } ?? subject
     guard triage, corpus.triage != nil else {
-      let context = EvaluationContext(corpus: corpus, subject: subject)
-      context.recordsValues = recordsValues
+      let context = EvaluationContext(corpus: corpus, subject: timed)
+      (context.recordsValues, context.subjectTimer) = (recordsValues, timer)
       return (context, nil)
     }
     let answers = SubjectAnswers()
-    let keeping = subject.intercepted(by: answers, name: subject.name)
+    let keeping = timed.intercepted(by: answers, name: subject.name)
     let context = EvaluationContext(corpus: corpus, subject: keeping)
     context.answers = answers
-    context.recordsValues = recordsValues
+    (context.recordsValues, context.subjectTimer) = (recordsValues, timer)
     let second = EvaluationContext(forTriage: corpus, subject: keeping)
     second?.primary = context
     return (context, second)

@@ -18,24 +18,25 @@ package struct CaseEvaluator {
   /// Keep every case in its step's record (`--record all`), with both sides' values.
   let recordAll: Bool
   /// Say where each step's thread CPU went (`StepRecord.cpuParts`).
-  package var measuresParts = CPUParts.measured
+  package let measuresParts: Bool
 
   /// An evaluator of `subject` in `corpus`: with triage when `triage` and the corpus has
   /// Foundation's ICU (or the subject is an executor, which answers triage's questions
   /// too), and its own executor process when the subject is one.
   package init(corpus: Corpus, subject: Subject, triage: Bool = true, review: Review?,
-               recordAll: Bool = false, zoneClasses: [String: String]? = nil) {
+               recordAll: Bool = false, zoneClasses: [String: String]? = nil,
+               measuresParts: Bool = CPUParts.measured) {
     let (context, second) = EvaluationContext.worker(corpus: corpus, subject: subject, triage: triage,
-                                                     recordsValues: recordAll)
+                                                     recordsValues: recordAll, timesSubject: measuresParts)
     self.init(context: context, triage: second, review: review, recordAll: recordAll,
-              zoneClasses: zoneClasses ?? corpus.zoneClasses)
+              zoneClasses: zoneClasses ?? corpus.zoneClasses, measuresParts: measuresParts)
   }
 
   /// An evaluator of contexts made elsewhere (explain's placeholders; a test's own).
   package init(context: EvaluationContext, triage: EvaluationContext?, review: Review?,
-               recordAll: Bool = false, zoneClasses: [String: String] = [:]) {
+               recordAll: Bool = false, zoneClasses: [String: String] = [:], measuresParts: Bool = false) {
     (self.context, self.triage, self.review) = (context, triage, review)
-    (self.recordAll, self.zoneClasses) = (recordAll, zoneClasses)
+    (self.recordAll, self.zoneClasses, self.measuresParts) = (recordAll, zoneClasses, measuresParts)
   }
 
   /// Ends the executor this evaluator started, if any.
@@ -93,15 +94,19 @@ package struct CaseEvaluator {
     return evaluate(id, step: step, check: check, parts: &parts)
   }
 
-  /// `evaluate`, adding its outcome's and its triage's thread CPU to `parts` when given.
+  /// `evaluate`, adding the thread CPU of its subject's calls, of the rest of its outcome
+  /// and of its triage to `parts` when given.
   func evaluate(_ id: CaseID, step: Int, check: any Check, parts: inout CPUParts?) -> CaseRecord {
     let start = parts == nil ? 0 : ThreadClock.now
     let record = outcome(id, step: step, check: check)
     let evaluated = parts == nil ? 0 : ThreadClock.now
+    let subjectInOutcome = context.subjectTimer?.take() ?? 0
     let triaged = triaged(record, check: check)
     if parts != nil {
-      parts!.outcome += evaluated - start
-      parts!.triage += ThreadClock.now - evaluated
+      let subjectInTriage = context.subjectTimer?.take() ?? 0
+      parts!.subject += subjectInOutcome + subjectInTriage
+      parts!.oracle += evaluated - start - subjectInOutcome
+      parts!.triage += ThreadClock.now - evaluated - subjectInTriage
     }
     return triaged
   }

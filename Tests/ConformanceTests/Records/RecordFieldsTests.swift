@@ -80,7 +80,7 @@ struct RecordFieldsTests {
     (step.baselineClasses, step.waiverMatches) = (["still-failing": 3], ["w": 5])
     (step.waiverContradictions, step.waiverOutOfScope) = (["c": 1], ["o": 1])
     step.cases = [caseRecord]
-    step.cpuParts = CPUParts(outcome: 0.0125, triage: 0.5, review: 0.25, record: 0.001)
+    step.cpuParts = CPUParts(subject: 0.03125, oracle: 0.0125, triage: 0.5, review: 0.25, record: 0.001)
     return step
   }()
 
