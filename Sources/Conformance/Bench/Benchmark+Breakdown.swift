@@ -30,7 +30,19 @@ extension Benchmark {
     /// as a side of their own, so the sides still add up (none expected).
     package var unparted = (steps: 0, cpu: 0.0)
 
+    /// The cores of this machine, which a runner of the nightly's matrix has too.
+    package var cores = ProcessInfoCores.count
+
     package var stepsCPU: Double { checks.reduce(0) { $0 + $1.steps } }
+
+    /// The nightly's matrix (`Scripts/timing.sh night`, Benchmarks.md).
+    package static let runners = 8
+    /// What the night on `runners` runners of `cores` cores cannot go below, before its merge:
+    /// the subject's calls alone, and the whole sweep, each spread perfectly over every core.
+    package var floor: (subject: Double, sweep: Double) {
+      let lanes = Double(Self.runners * max(cores, 1))
+      return (checks.reduce(0) { $0 + $1.parts.subject } / lanes, totalCPU / lanes)
+    }
     /// What the workers spend outside their steps: start, corpus, requests, replies and case
     /// lines (the transport), the watchdog.
     package var workersBeyondSteps: Double { workersCPU - stepsCPU }
@@ -67,6 +79,8 @@ extension Benchmark {
       for (side, seconds) in sides {
         lines.append("  " + padded(side, 60) + number(seconds) + number(100 * seconds / max(totalCPU, 1e-9), 7) + " %")
       }
+      lines.append(String(format: "on %d runners of %d cores, before the merge: at least %.1f s for the subject's "
+                            + "calls alone, %.1f s for the whole sweep", Self.runners, cores, floor.subject, floor.sweep))
       lines.append("by check (CPU-s): " + padded("", 4) + ["cases", "steps", "subject", "oracle", "triage", "review",
                                                           "record"].map { padded("", 9 - $0.count) + $0 }.joined())
       for check in checks.sorted(by: { $0.steps > $1.steps }) {
@@ -96,6 +110,10 @@ extension Benchmark {
       members.append(("wallSeconds", .double(wall)))
       members.append(("workersCPUSeconds", .double(workersCPU)))
       members.append(("parentCPUSeconds", .double(parentCPU)))
+      members.append(("floor", .object([
+        ("runners", .int(Self.runners)), ("cores", .int(cores)), ("subjectSeconds", .double(floor.subject)),
+        ("sweepSeconds", .double(floor.sweep)),
+      ])))
       members.append(("bySide", .array(bySide)))
       members.append(("byCheck", .array(byCheck)))
       return .object(members)
@@ -105,6 +123,9 @@ extension Benchmark {
     package var rows: [(name: String, value: String, met: Bool)] {
       [("breakdown: \(selection), \(jobs) workers",
         String(format: "%.1f CPU-s (workers %.1f, parent %.1f), %.1f s wall", totalCPU, workersCPU, parentCPU, wall),
+        true),
+       (String(format: "breakdown: the night's floor on %d runners of %d cores, before the merge", Self.runners, cores),
+        String(format: "%.1f s for the subject's calls alone, %.1f s for the whole sweep", floor.subject, floor.sweep),
         true)]
         + sides.map { side in
           ("breakdown: \(side.0)", String(format: "%.1f CPU-s, %.1f %%", side.1, 100 * side.1 / max(totalCPU, 1e-9)),

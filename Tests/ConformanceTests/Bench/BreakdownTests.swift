@@ -75,6 +75,20 @@ struct BreakdownTests {
     #expect(breakdown.sides.map(\.1).reduce(0, +) == 25)
     #expect(breakdown.totalCPU == 25)
   }
+
+  @Test("the night's floor: the subject's calls, and the whole run, spread over 8 runners of the machine's cores")
+  func floor() {
+    var breakdown = Benchmark.Breakdown(
+      date: "d", machine: "m", selection: "full sweep", jobs: 2, wall: 600,
+      checks: [Benchmark.Breakdown.Check(check: "same-day-closing", cases: 10, steps: 1_000,
+                                         parts: CPUParts(subject: 800, oracle: 200))],
+      workersCPU: 1_100, parentCPU: 20, deliveryCPU: 5)
+    breakdown.cores = 2
+    // 800 CPU-s of the subject over 8 × 2 cores; 1,120 CPU-s of the run.
+    #expect(breakdown.floor.subject == 50)
+    #expect(breakdown.floor.sweep == 70)
+    #expect(breakdown.lines.contains("on 8 runners of 2 cores, before the merge: at least 50.0 s for the subject's calls alone, 70.0 s for the whole sweep"))
+  }
 }
 
 /// `conformance bench --breakdown --quick`, run as a user runs it.
