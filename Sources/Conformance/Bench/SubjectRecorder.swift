@@ -7,36 +7,22 @@ import PickerLogic
 ///
 /// One per worker thread; its state is behind a `Mutex` all the same (never contended).
 final class SubjectRecorder: SubjectHook {
-  private struct State {
-    var calls: [@Sendable () -> Void] = []
-    /// Thread CPU seconds spent in the subject's calls as the checks made them (cold caches
-    /// included), since the last `takeSubjectTime()`.
-    var subjectTime = 0.0
-  }
-
-  private let state = Mutex(State())
+  private let calls = Mutex<[@Sendable () -> Void]>([])
+  /// Thread CPU seconds spent in the subject's calls as the checks made them (cold caches
+  /// included).
+  private let timer = SubjectTimer()
 
   /// Makes the call as the check asked for it, timed, and keeps it for `replay()`.
   func answer<Key: Equatable & Sendable, Answer: Sendable>(
     _ function: Subject.Function, _ key: Key, _ ask: @escaping @Sendable () -> Answer
   ) -> Answer {
-    let start = ThreadClock.now
-    let answer = ask()
-    let time = ThreadClock.now - start
-    state.withLock { state in
-      state.calls.append { _ = ask() }
-      state.subjectTime += time
-    }
+    let answer = timer.answer(function, key, ask)
+    calls.withLock { $0.append { _ = ask() } }
     return answer
   }
 
   /// The subject's CPU time inside evaluation since the last call, and resets it.
-  func takeSubjectTime() -> Double {
-    state.withLock { state in
-      defer { state.subjectTime = 0 }
-      return state.subjectTime
-    }
-  }
+  func takeSubjectTime() -> Double { timer.take() }
 
   /// A subject that forwards to `base` and records each call for `replay()`.
   func recording(_ base: Subject) -> Subject {
@@ -45,9 +31,9 @@ final class SubjectRecorder: SubjectHook {
 
   /// Replays the calls recorded since the last replay; returns the thread CPU seconds spent.
   func replay() -> Double {
-    let pending = state.withLock { state in
-      defer { state.calls.removeAll(keepingCapacity: true) }
-      return state.calls
+    let pending = calls.withLock { calls in
+      defer { calls.removeAll(keepingCapacity: true) }
+      return calls
     }
     let start = ThreadClock.now
     for call in pending { call() }
