@@ -100,10 +100,11 @@ package struct CaseEvaluator {
     let start = parts == nil ? 0 : ThreadClock.now
     let record = outcome(id, step: step, check: check)
     let evaluated = parts == nil ? 0 : ThreadClock.now
+    // Taken whether or not this case is measured: the timer holds only this case's calls.
     let subjectInOutcome = context.subjectTimer?.take() ?? 0
     let triaged = triaged(record, check: check)
+    let subjectInTriage = context.subjectTimer?.take() ?? 0
     if parts != nil {
-      let subjectInTriage = context.subjectTimer?.take() ?? 0
       parts!.subject += subjectInOutcome + subjectInTriage
       parts!.oracle += evaluated - start - subjectInOutcome
       parts!.triage += ThreadClock.now - evaluated - subjectInTriage
