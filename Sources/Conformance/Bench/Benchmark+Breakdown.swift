@@ -92,13 +92,13 @@ extension Benchmark {
     }
 
     package var json: JSONValue {
-      let bySide: [JSONValue] = sides.map { .object([("side", .string($0.0)), ("cpuSeconds", .double($0.1))]) }
+      let bySide: [JSONValue] = sides.map { .object([("side", .string($0.0)), ("cpuSeconds", .measured($0.1))]) }
       let byCheck: [JSONValue] = checks.map { check in
         let members: [(String, JSONValue)] = [
-          ("check", .string(check.check)), ("cases", .int(check.cases)), ("stepsCPUSeconds", .double(check.steps)),
-          ("subject", .double(check.parts.subject)), ("oracle", .double(check.parts.oracle)),
-          ("triage", .double(check.parts.triage)), ("review", .double(check.parts.review)),
-          ("record", .double(check.parts.record)),
+          ("check", .string(check.check)), ("cases", .int(check.cases)), ("stepsCPUSeconds", .measured(check.steps)),
+          ("subject", .measured(check.parts.subject)), ("oracle", .measured(check.parts.oracle)),
+          ("triage", .measured(check.parts.triage)), ("review", .measured(check.parts.review)),
+          ("record", .measured(check.parts.record)),
         ]
         return .object(members)
       }
@@ -107,12 +107,12 @@ extension Benchmark {
       members.append(("machine", .string(machine)))
       members.append(("selection", .string(selection)))
       members.append(("jobs", .int(jobs)))
-      members.append(("wallSeconds", .double(wall)))
-      members.append(("workersCPUSeconds", .double(workersCPU)))
-      members.append(("parentCPUSeconds", .double(parentCPU)))
+      members.append(("wallSeconds", .measured(wall)))
+      members.append(("workersCPUSeconds", .measured(workersCPU)))
+      members.append(("parentCPUSeconds", .measured(parentCPU)))
       members.append(("floor", .object([
-        ("runners", .int(Self.runners)), ("cores", .int(cores)), ("subjectSeconds", .double(floor.subject)),
-        ("sweepSeconds", .double(floor.sweep)),
+        ("runners", .int(Self.runners)), ("cores", .int(cores)), ("subjectSeconds", .measured(floor.subject)),
+        ("sweepSeconds", .measured(floor.sweep)),
       ])))
       members.append(("bySide", .array(bySide)))
       members.append(("byCheck", .array(byCheck)))

@@ -101,52 +101,52 @@ extension Benchmark.Report {
     // Typed pieces, one statement each: one literal of them all took the type checker seconds.
     func phase(_ phase: Benchmark.Phase) -> JSONValue {
       let members: [(String, JSONValue)] = [
-        ("cases", .int(phase.cases)), ("wallSeconds", .double(phase.wall)),
-        ("cpuSeconds", .double(phase.cpu)), ("casesPerSecond", .double(phase.casesPerSecond)),
-        ("loadSeconds", .double(phase.timing.load)), ("sweepSeconds", .double(phase.timing.sweep)),
-        ("sweepCPUSeconds", .double(phase.timing.sweepCPU)),
-        ("evaluationCPUSeconds", .double(phase.timing.evaluationCPU)),
-        ("deliveryCPUSeconds", .double(phase.timing.deliveryCPU)),
-        ("writeSeconds", .double(phase.timing.write)), ("residentMBAfter", .double(phase.residentMB)),
-        ("peakResidentMBSoFar", .double(phase.peakMB)), ("archiveMB", .double(phase.archiveMB)),
-        ("baselineReadSeconds", .double(phase.baselineSeconds)),
-        ("baselineReadMB", .double(phase.baselineMB)),
-        ("baselineReadProcessPeakMB", .double(phase.baselinePeakMB)),
+        ("cases", .int(phase.cases)), ("wallSeconds", .measured(phase.wall)),
+        ("cpuSeconds", .measured(phase.cpu)), ("casesPerSecond", .measured(phase.casesPerSecond)),
+        ("loadSeconds", .measured(phase.timing.load)), ("sweepSeconds", .measured(phase.timing.sweep)),
+        ("sweepCPUSeconds", .measured(phase.timing.sweepCPU)),
+        ("evaluationCPUSeconds", .measured(phase.timing.evaluationCPU)),
+        ("deliveryCPUSeconds", .measured(phase.timing.deliveryCPU)),
+        ("writeSeconds", .measured(phase.timing.write)), ("residentMBAfter", .measured(phase.residentMB)),
+        ("peakResidentMBSoFar", .measured(phase.peakMB)), ("archiveMB", .measured(phase.archiveMB)),
+        ("baselineReadSeconds", .measured(phase.baselineSeconds)),
+        ("baselineReadMB", .measured(phase.baselineMB)),
+        ("baselineReadProcessPeakMB", .measured(phase.baselinePeakMB)),
       ]
       return .object(members)
     }
     let byCheck: [JSONValue] = perCheck.map {
       let members: [(String, JSONValue)] = [
         ("check", .string($0.check)), ("cases", .int($0.cases)),
-        ("subjectCPUSeconds", .double($0.subject)), ("subjectReplayedCPUSeconds", .double($0.replayed)),
-        ("evaluateCPUSeconds", .double($0.evaluate)),
+        ("subjectCPUSeconds", .measured($0.subject)), ("subjectReplayedCPUSeconds", .measured($0.replayed)),
+        ("evaluateCPUSeconds", .measured($0.evaluate)),
       ]
       return .object(members)
     }
     let sampled: [(String, JSONValue)] = [
-      ("cases", .int(sample.cases)), ("tablesWallSeconds", .double(sample.tablesWall)),
-      ("directWallSeconds", .double(sample.directWall)),
-      ("tablesCPUSeconds", .double(sample.tablesCPU)), ("directCPUSeconds", .double(sample.directCPU)),
-      ("oracleTablesCPUSeconds", .double(sampleOracle.tables)),
-      ("oracleDirectCPUSeconds", .double(sampleOracle.direct)),
+      ("cases", .int(sample.cases)), ("tablesWallSeconds", .measured(sample.tablesWall)),
+      ("directWallSeconds", .measured(sample.directWall)),
+      ("tablesCPUSeconds", .measured(sample.tablesCPU)), ("directCPUSeconds", .measured(sample.directCPU)),
+      ("oracleTablesCPUSeconds", .measured(sampleOracle.tables)),
+      ("oracleDirectCPUSeconds", .measured(sampleOracle.direct)),
     ]
     let ratios: [(String, JSONValue)] = [
-      ("cpuOverSubjectOnly", .double(overhead)), ("wallOverCPU", .double(parallelism)),
-      ("directOverTables", .double(directOverTables)),
+      ("cpuOverSubjectOnly", .measured(overhead)), ("wallOverCPU", .measured(parallelism)),
+      ("directOverTables", .measured(directOverTables)),
     ]
     var referenceJSON = JSONValue.null
     if let reference {
-      referenceJSON = .object([("withCPUSeconds", .double(reference.with)),
-                               ("withoutCPUSeconds", .double(reference.without)), ("pairs", .int(reference.pairs))])
+      referenceJSON = .object([("withCPUSeconds", .measured(reference.with)),
+                               ("withoutCPUSeconds", .measured(reference.without)), ("pairs", .int(reference.pairs))])
     }
     var holesJSON = JSONValue.null
     if let holes {
-      holesJSON = .object([("withCPUSeconds", .double(holes.with)), ("withoutCPUSeconds", .double(holes.without))])
+      holesJSON = .object([("withCPUSeconds", .measured(holes.with)), ("withoutCPUSeconds", .measured(holes.without))])
     }
     let targetsJSON: [JSONValue] = targets.map {
       .object([("target", .string($0.name)), ("value", .string($0.value)), ("met", .bool($0.met))])
     }
-    let splitJSON: [(String, JSONValue)] = split.map { ($0.0, .double($0.1)) }
+    let splitJSON: [(String, JSONValue)] = split.map { ($0.0, .measured($0.1)) }
     var members: [(String, JSONValue)] = []
     members.append(("date", .string(date)))
     members.append(("machine", .string(machine)))
@@ -154,13 +154,13 @@ extension Benchmark.Report {
     members.append(("quick", .bool(quick)))
     members.append(("core", phase(core)))
     members.append(("full", full.map(phase) ?? .null))
-    members.append(("subjectOnlyCPUSeconds", .double(subjectCPU)))
-    members.append(("subjectReplayedCPUSeconds", .double(replayCPU)))
-    members.append(("evaluateCPUSeconds", .double(evaluateCPU)))
+    members.append(("subjectOnlyCPUSeconds", .measured(subjectCPU)))
+    members.append(("subjectReplayedCPUSeconds", .measured(replayCPU)))
+    members.append(("evaluateCPUSeconds", .measured(evaluateCPU)))
     members.append(("split", .object(splitJSON)))
     members.append(("subjectOnlyByCheck", .array(byCheck)))
     members.append(("sample", .object(sampled)))
-    members.append(("peakResidentMB", .double(peakMB)))
+    members.append(("peakResidentMB", .measured(peakMB)))
     members.append(("storms", .array(storms.map(\.json))))
     members.append(("ratios", .object(ratios)))
     members.append(("reference", referenceJSON))
@@ -213,9 +213,9 @@ extension Benchmark.Pair {
       ("kind", .string(kind.rawValue)),
       ("date", .string(date)), ("machine", .string(machine)), ("jobs", .int(jobs)),
       ("selection", .array(selection.map { .string($0) })), ("pairs", .int(pairs)),
-      ("withCPUSeconds", .double(with.cpu)), ("withWallSeconds", .double(with.wall)),
-      ("withoutCPUSeconds", .double(without.cpu)), ("withoutWallSeconds", .double(without.wall)),
-      (kind == .holes ? "growth" : "share", .double(cost)),
+      ("withCPUSeconds", .measured(with.cpu)), ("withWallSeconds", .measured(with.wall)),
+      ("withoutCPUSeconds", .measured(without.cpu)), ("withoutWallSeconds", .measured(without.wall)),
+      (kind == .holes ? "growth" : "share", .measured(cost)),
       ("target", .object([("target", .string(row.name)), ("value", .string(row.value)), ("met", .bool(row.met))])),
     ])
   }
@@ -226,7 +226,7 @@ extension Benchmark.StormRun {
   var json: JSONValue {
     let slowReads: [(String, JSONValue)] = self.slowReads.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }
     return .object([("name", .string(name)), ("fault", fault.map { .string($0) } ?? .null),
-                    ("wallSeconds", .double(wall)), ("exitStatus", .int(Int(status))),
+                    ("wallSeconds", .measured(wall)), ("exitStatus", .int(Int(status))),
                     ("errored", .int(errored)), ("notRun", .int(notRun)),
                     ("executor", .bool(executor)), ("selection", .string(selection)),
                     ("slowReads", .object(slowReads))])

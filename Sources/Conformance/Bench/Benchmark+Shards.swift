@@ -216,17 +216,17 @@ extension Benchmark {
     package var json: JSONValue {
       func run(_ run: Measured) -> JSONValue {
         var members: [(String, JSONValue)] = [
-          ("name", .string(run.name)), ("wall", .double(run.wall)), ("cpu", .double(run.cpu)),
-          ("peakMB", .double(run.peakMB)), ("status", .int(Int(run.status)))]
-        if let cpu = run.evaluationCPU { members.append(("evaluationCPU", .double(cpu))) }
+          ("name", .string(run.name)), ("wall", .measured(run.wall)), ("cpu", .measured(run.cpu)),
+          ("peakMB", .measured(run.peakMB)), ("status", .int(Int(run.status)))]
+        if let cpu = run.evaluationCPU { members.append(("evaluationCPU", .measured(cpu))) }
         if let count = run.nonPassing { members.append(("nonPassing", .int(count))) }
-        if let reference = run.reference { members.append(("referenceCPU", .double(reference))) }
+        if let reference = run.reference { members.append(("referenceCPU", .measured(reference))) }
         return .object(members)
       }
       var overheadMembers: [(String, JSONValue)] = []
       if let overhead {
         overheadMembers = [("overhead", .object([
-          ("perShardCPU", .double(overhead.perShard)), ("perNonPassingMicroseconds", .double(overhead.perNonPassing)),
+          ("perShardCPU", .measured(overhead.perShard)), ("perNonPassingMicroseconds", .measured(overhead.perNonPassing)),
           ("shards", .int(overhead.shards))]))]
       }
       return .object([
@@ -235,12 +235,12 @@ extension Benchmark {
         ("splits", .array(splits.map { split in
           let figures = split.figures
           return .object([("count", .int(split.count)), ("shards", .array(split.shards.map(run))),
-                   ("merge", run(split.merge)), ("imbalance", .double(figures.imbalance)),
-                   ("night", .double(figures.night)), ("cpu", .double(figures.cpu)),
+                   ("merge", run(split.merge)), ("imbalance", .measured(figures.imbalance)),
+                   ("night", .measured(figures.night)), ("cpu", .measured(figures.cpu)),
                    ("passes", .array(split.passes.map { pass in
                      .object([("shards", .array(pass.shards.map(run))), ("merge", run(pass.merge)),
-                              ("imbalance", .double(pass.imbalance)), ("night", .double(pass.night)),
-                              ("cpu", .double(pass.cpu))])
+                              ("imbalance", .measured(pass.imbalance)), ("night", .measured(pass.night)),
+                              ("cpu", .measured(pass.cpu))])
                    }))])
         })),
         ("targets", .array(rows.map { .object([("target", .string($0.target)), ("measured", .string($0.measured)),

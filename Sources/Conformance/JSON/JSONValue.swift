@@ -10,6 +10,11 @@ package indirect enum JSONValue: Sendable, Equatable {
   case bool(Bool)
   case null
 
+  /// A measured time or rate, to the millisecond: bench rows are read by people and diffed.
+  package static func measured(_ value: Double) -> JSONValue {
+    .double(value.isFinite ? (value * 1000).rounded() / 1000 : value)
+  }
+
   package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     lhs.rendered(indent: nil) == rhs.rendered(indent: nil)
   }
@@ -49,7 +54,11 @@ package indirect enum JSONValue: Sendable, Equatable {
     case .string(let text): Self.writeString(text, into: &output)
     case .int(let value): output += String(value)
     case .double(let value):
-      output += value.isFinite ? String(format: "%.3f", value) : "null"
+      // The shortest text that reads back as the same value, as `JSONEncoder` writes it: a
+      // reader of the page and of results.json sees one number, not one rounded twice.
+      guard value.isFinite else { output += "null"; return }
+      let text = String(describing: value)
+      output += text.hasSuffix(".0") ? text.dropLast(2) : Substring(text)
     case .bool(let value): output += value ? "true" : "false"
     case .null: output += "null"
     }

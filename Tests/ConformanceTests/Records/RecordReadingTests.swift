@@ -35,6 +35,23 @@ struct RecordReadingTests {
     #expect(try JSONDecoder().decode(String.self, from: Data(output.utf8)) == text)
   }
 
+  /// The page's data and results.json carry one number: rounded once to three places, a case
+  /// limit of 9.0848 s became 9.085 and the page showed 9.09 s where results.json's 9.0848
+  /// reads 9.08 s.
+  @Test("JSON numbers: written as JSONEncoder writes them, reading back as the same value",
+        arguments: [9.0848, 9.085, 0.1, 2.0, 0.00001, 123_456.789, 1e16])
+  func jsonNumbers(value: Double) throws {
+    let written = JSONValue.double(value).rendered(indent: nil)
+    #expect(written == String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+    #expect(try JSONDecoder().decode(Double.self, from: Data(written.utf8)) == value)
+  }
+
+  @Test("a bench row's measured seconds go to the millisecond")
+  func measuredSeconds() {
+    #expect(JSONValue.measured(12.345_678).rendered(indent: nil) == "12.346")
+    #expect(JSONValue.measured(0.000_4).rendered(indent: nil) == "0")
+  }
+
   @Test("members read as JSONDecoder reads them, escapes, nesting and white space included",
         arguments: [
           (#"{"id":"a","step":1}"#, Probe(id: "a", step: 1)),
