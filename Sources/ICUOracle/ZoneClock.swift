@@ -158,6 +158,19 @@ public final class ZoneTable: ZoneClock, Sendable {
     return low - 1
   }
 
+  /// Whether `other` answers every question as this table does: the same span, offsets,
+  /// transitions and day starts. Most zones read the same in every tz release, and a
+  /// question put to two such releases need be answered once.
+  public func answersAlike(_ other: ZoneTable) -> Bool {
+    if self === other { return true }
+    guard span == other.span, initial == other.initial, transitionList == other.transitionList,
+      nearStarts.count == other.nearStarts.count
+    else { return false }
+    return nearStarts.allSatisfy { day, near in
+      other.nearStarts[day].map { $0.start == near.start && $0.first == near.first } ?? false
+    }
+  }
+
   /// Whether the table can answer for an instant (it throws outside its span).
   public func covers(_ millis: Double) -> Bool { span.contains(millis) }
 

@@ -67,6 +67,26 @@ struct ZoneTableTests {
     }
     #expect(mismatches.prefix(5) == [], "\(mismatches.count) mismatches in \(zone)")
   }
+
+  /// Triage asks a case once of all the tz releases whose tables answer alike, so "alike"
+  /// must mean every answer: São Paulo's 2018 spring-forward (00:00 -03 became 01:00 -02 at
+  /// 03:00 UTC on 4 November) written out by hand, then moved by an hour, and cut shorter.
+  @Test("tables answer alike exactly when their span, offsets and transitions agree")
+  func answersAlike() {
+    let hour: Int32 = 3_600_000
+    let span = 0.0...2_000_000_000_000
+    func table(instant: Double = 1_541_300_400_000, span: ClosedRange<Double> = span) -> ZoneTable {
+      ZoneTable(zone: "America/Sao_Paulo", initial: (-3 * hour, 0),
+                transitions: [ZoneTransition(instant: instant, offsetBefore: -3 * hour, offsetAfter: -2 * hour,
+                                             dstBefore: 0, dstAfter: hour)],
+                span: span)
+    }
+    #expect(table().answersAlike(table()))
+    #expect(!table().answersAlike(table(instant: 1_541_304_000_000)))
+    #expect(!table().answersAlike(table(span: 0...1_900_000_000_000)))
+    #expect(!table().answersAlike(ZoneTable(zone: "America/Sao_Paulo", initial: (-3 * hour, 0),
+                                            transitions: [], span: span)))
+  }
 }
 
 /// A table built from transitions alone (a tz release's, `Corpora/reference/tz`) must find
