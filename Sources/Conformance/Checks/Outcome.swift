@@ -117,7 +117,8 @@ package struct ReferenceValue: Sendable, Codable, Equatable {
 package struct MonthReadings: Sendable, Equatable, Codable {
   /// libicu's reading, e.g. `era 0 year 5782 month 7`.
   package var oracle: String
-  /// Foundation's reading of the same instant.
+  /// The harness's Foundation Calendar's reading of the same instant: the month the harness
+  /// asks the subject about, whatever the subject's language.
   package var subject: String
 
   /// Its keys, for `Codable` and the case line's writer.

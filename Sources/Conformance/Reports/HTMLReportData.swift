@@ -204,7 +204,7 @@ enum HTMLReportData {
     }
     if let second = result.review.triageExpected { members.append(("expectedF", text(second))) }
     if let months = outcome.months {
-      members.append(("months", .string("libicu: \(months.oracle); Foundation: \(months.subject)")))
+      members.append(("months", .string("libicu: \(months.oracle); the harness's Foundation Calendar: \(months.subject)")))
     }
     if let baseline = result.review.baseline { members.append(("baseline", .string(baseline.rawValue))) }
     if let waiver = result.review.waiver { members.append(("waiver", .string(waiver))) }

@@ -141,7 +141,7 @@ package enum Explanation {
                       second: second.map { ($0.expected, "Foundation's ICU \(versions.subjectICU?.icu ?? "?")") })
     }
     if let months = outcome.months {
-      lines.append("month:    libicu reads \(months.oracle); Foundation reads \(months.subject)"
+      lines.append("month:    libicu reads \(months.oracle); the harness's Foundation Calendar reads \(months.subject)"
         + (second?.months.map { "; Foundation's ICU reads \($0.oracle)" } ?? ""))
     }
     lines.append(fault == nil ? "libicu's view:" : "the fault (the case was asked in a child process, which it ended):")

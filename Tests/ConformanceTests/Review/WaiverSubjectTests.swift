@@ -113,6 +113,9 @@ struct SubjectLabelTests {
     #expect(!junit.contains("[Foundation]"))
     let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
     #expect(page.contains(#""subjectSide":"MyPicker""#))
+    // The month the harness asks about is read by its own Foundation Calendar, not MyPicker's.
+    #expect(page.contains("libicu: era 1 year 2021 month 3; the harness's Foundation Calendar: era 1 year 2021 month 3"))
+    #expect(!page.contains("; Foundation: "))
     let record = try runRecord(out)
     #expect(record.run.versions.subjectFunctions == "MyPicker")
     #expect(record.run.versions.summary.hasPrefix("subject: MyPicker, a team's functions on Foundation"))
