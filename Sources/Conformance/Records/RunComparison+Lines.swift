@@ -6,8 +6,9 @@ extension RunComparison {
   /// comparison reads is a few fields of the cases that did not pass; a redesign that only
   /// changes how results are written keeps every byte.
   ///
-  /// A line's explain command names the binary that ran by its absolute path, each run its
-  /// own: that path reads as `CONFORMANCE` on both sides. Members named in `except` (of a
+  /// A line's explain command names the binary that ran and the corpora it read by their
+  /// absolute paths, each build its own: they read as `CONFORMANCE` and `CORPORA` on both
+  /// sides (corpora whose contents differ show in the values). Members named in `except` (of a
   /// case line, or of its review) are left out of both sides: a crash's detail, say, when
   /// the builds compared differ in it on purpose.
   ///
@@ -40,8 +41,8 @@ extension RunComparison {
     }
   }
 
-  /// A case line as it is compared: the binary's path in its explain command read as
-  /// `CONFORMANCE`, and the members `except` names left out.
+  /// A case line as it is compared: the binary's and the corpora's paths in its explain
+  /// command read as `CONFORMANCE` and `CORPORA`, and the members `except` names left out.
   static func comparable(_ line: [UInt8], except: Set<String>) -> [UInt8] {
     guard !except.isEmpty else { return anonymized(line) }
     let value = line.withUnsafeBufferPointer { MemberDecoder.decode(JSONValue.self, from: $0) }
@@ -54,8 +55,9 @@ extension RunComparison {
     return anonymized(Array(JSONValue.object(kept).rendered(indent: nil, depth: .max).utf8))
   }
 
-  /// `line` with the path of the binary its explain command starts read as `CONFORMANCE`:
-  /// `"explain":"[CONFORMANCE_FAULT=… ]/abs/path/conformance explain …`.
+  /// `line` with the path of the binary its explain command starts read as `CONFORMANCE`,
+  /// and the value of its `--corpora` as `CORPORA`:
+  /// `"explain":"[CONFORMANCE_FAULT=… ]/abs/path/conformance explain … --corpora /abs/Corpora"`.
   static func anonymized(_ line: [UInt8]) -> [UInt8] {
     guard var start = Self.find(#""explain":""#, in: line, from: 0).map({ $0 + 11 }) else { return line }
     if Self.find("CONFORMANCE_FAULT=", in: line, from: start) == start {
@@ -68,6 +70,40 @@ extension RunComparison {
     var anonymized = Array(line[..<start])
     anonymized.reserveCapacity(line.count)
     anonymized += "CONFORMANCE".utf8
+    // The command's end: the JSON string's closing quote (a quote inside it is escaped).
+    var close = end
+    while close < line.count, line[close] != UInt8(ascii: "\"") {
+      close += line[close] == UInt8(ascii: "\\") ? 2 : 1
+    }
+    // The words after the binary, read as the shell reads them (`ShellWords`): bare, or
+    // quoted with a quote inside written '\'' (in the line's JSON, '\\''); the one after
+    // `--corpora` is its path.
+    var word = end + 1
+    var previous: Range<Int>?
+    while word < close {
+      if line[word] == UInt8(ascii: " ") { word += 1; continue }
+      var after = word
+      if line[after] == UInt8(ascii: "'") {
+        after += 1
+        while after < close {
+          if line[after] == UInt8(ascii: "'") {
+            if Self.find(#"'\\''"#, in: line, from: after) == after { after += 5; continue }
+            after += 1
+            break
+          }
+          after += 1
+        }
+      } else {
+        while after < close, line[after] != UInt8(ascii: " ") { after += 1 }
+      }
+      if let previous, line[previous].elementsEqual("--corpora".utf8) {
+        anonymized += line[end..<word]
+        anonymized += "CORPORA".utf8
+        anonymized += line[after...]
+        return anonymized
+      }
+      (previous, word) = (word..<after, after)
+    }
     anonymized += line[end...]
     return anonymized
   }
@@ -104,12 +140,20 @@ extension RunComparison {
     let id = one.first { $0.0 == "id" }.map { $0.1.rendered(indent: nil) } ?? "(no id)"
     let keys = one.map(\.0) + other.map(\.0).filter { key in !one.contains { $0.0 == key } }
     let text = { (members: [(String, JSONValue)], key: String) in
-      members.first { $0.0 == key }.map { String($0.1.rendered(indent: nil, depth: .max).prefix(80)) } ?? "(none)"
+      members.first { $0.0 == key }.map { $0.1.rendered(indent: nil, depth: .max) } ?? "(none)"
     }
     guard let key = keys.first(where: { text(one, $0) != text(other, $0) }) else {
       return "\(id): its members' order or spacing differs"
     }
-    return "\(id): \(key) \(text(one, key)) → \(text(other, key))"
+    // 80 characters of each side from a little before where they part (an explain command
+    // or a month of cells differs past its first 80).
+    let (left, right) = (Array(text(one, key)), Array(text(other, key)))
+    let parting = zip(left, right).prefix { $0 == $1 }.count
+    let from = parting > 60 ? parting - 20 : 0
+    let shown = { (text: [Character]) in
+      (from > 0 ? "…" : "") + String(text.dropFirst(from).prefix(80)) + (text.count > from + 80 ? "…" : "")
+    }
+    return "\(id): \(key) \(shown(left)) → \(shown(right))"
   }
 
   /// A run's case lines one at a time, read a batch ahead.

@@ -121,3 +121,32 @@ extension Process {
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 }
+
+/// What `compare --lines` takes for the same line: two builds' runs name their own binary and
+/// corpora in every explain command, and nothing else of theirs.
+@Suite("Case lines as compare --lines reads them")
+struct CaseLineComparisonTests {
+  static func line(_ command: String) -> [UInt8] {
+    Array(#"{"id":"stay-nights|calendar=gregorian","explain":"\#(command)","verdict":"failed"}"#.utf8)
+  }
+
+  @Test("the binary's and the corpora's paths read as CONFORMANCE and CORPORA; a word quoted with a quote inside is one word")
+  func anonymized() {
+    let before = Self.line(#"/work/wt-before/.build/release/conformance explain 'stay-nights|calendar=gregorian' --subject 'exec:python3 x.py --corpora kept' --corpora '/tmp/it'\\''s/Corpora'"#)
+    let after = Self.line("/work/main/.build/release/conformance explain 'stay-nights|calendar=gregorian' --subject 'exec:python3 x.py --corpora kept' --corpora /work/main/Corpora")
+    let read = String(decoding: RunComparison.comparable(before, except: []), as: UTF8.self)
+    #expect(read == #"{"id":"stay-nights|calendar=gregorian","explain":"CONFORMANCE explain 'stay-nights|calendar=gregorian' --subject 'exec:python3 x.py --corpora kept' --corpora CORPORA","verdict":"failed"}"#)
+    #expect(RunComparison.comparable(after, except: []) == RunComparison.comparable(before, except: []))
+    // Another subject is a difference.
+    let other = Self.line("/work/main/.build/release/conformance explain 'stay-nights|calendar=gregorian' --subject 'exec:python3 y.py --corpora kept' --corpora /work/main/Corpora")
+    #expect(RunComparison.comparable(other, except: []) != RunComparison.comparable(after, except: []))
+  }
+
+  @Test("a member that differs past its first 80 characters is shown where the two part")
+  func differencePastEighty() {
+    let command = "CONFORMANCE explain 'stay-nights|calendar=gregorian|zone=America/Sao_Paulo|month=2003-10-01' --corpora "
+    let said = RunComparison.difference(Self.line(command + "/a/Corpora"), Self.line(command + "/b/Corpora"))
+    // The 20 characters before they part: "3-10-01'" (8), " --corpora " (11) and "/" (1).
+    #expect(said == #"\#"stay-nights|calendar=gregorian\#": explain …3-10-01' --corpora /a/Corpora\#" → …3-10-01' --corpora /b/Corpora\#""#)
+  }
+}
