@@ -165,7 +165,7 @@ enum Subcommands {
       },
       .flag("--lines", help: """
         also the cases files line by line: every byte of every case line, in plan order (each \
-        explain command's binary read as CONFORMANCE)
+        explain command's binary and --corpora read as CONFORMANCE and CORPORA)
         """) { $0.lines = true },
       .init("--except", "<member,...>", help: """
         with --lines: members of a case line (or of its review) left out of both sides, \
