@@ -104,7 +104,8 @@ extension ReferenceData {
     { return nil }
     var detail: [String] = []
     // A case reads no zone but its own, so releases whose tables for it answer alike (most
-    // zones, in every release) give one outcome: evaluated once, reported under each name.
+    // zones, in every release: one shared table, `ZoneTablesAlike`) give one outcome:
+    // evaluated once, reported under each name.
     var evaluated: [(table: ZoneTable, result: Outcome)] = []
     func evaluate(_ release: ZoneRelease) -> Outcome? {
       guard let table = (try? release.table(zone)) ?? nil else {
@@ -112,7 +113,7 @@ extension ReferenceData {
         return nil
       }
       let result: Outcome
-      if let known = evaluated.first(where: { $0.table.answersAlike(table) }) {
+      if let known = evaluated.first(where: { $0.table === table }) {
         result = known.result
       } else {
         context.answers?.startReplay()

@@ -76,6 +76,22 @@ struct ReferenceTriageTests {
                             subjectICU: Self.sundayFirst, context: context).triage == .subjectData)
   }
 
+  /// Zone triage asks a case once per table (`ZoneTablesAlike`): a zone no release changed
+  /// is one table, and a zone a release changed is two.
+  @Test("the committed tz releases share one table for a zone they read alike, and keep apart one they do not")
+  func sharedZoneTables() throws {
+    let data = try #require(try ReferenceData.load(
+      directory: corpora.appendingPathComponent("reference"), oracleCLDR: "42.0", foundationCLDR: "46.0"))
+    let (older, newer) = (try #require(data.zones["2022e"]), try #require(data.zones["2025b"]))
+    // Paris: EU rules since 1996, in every release.
+    #expect(try older.table("Europe/Paris") === newer.table("Europe/Paris"))
+    // Mexico City: Mexico abolished DST in October 2022, in tz 2022f.
+    let before = try #require(try older.table("America/Mexico_City"))
+    let after = try #require(try newer.table("America/Mexico_City"))
+    #expect(before !== after)
+    #expect(!before.answersAlike(after))
+  }
+
   @Test("the committed CLDR reference states the releases' documented week data")
   func committedReference() throws {
     let data = try #require(try ReferenceData.load(

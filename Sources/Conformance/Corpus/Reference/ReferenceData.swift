@@ -120,10 +120,11 @@ package struct ReferenceData: Sendable {
     var data = ReferenceData(cldr: cldr, oracleCLDR: major(oracleCLDR),
                              foundationCLDR: foundationCLDR.map(major))
     let zoneDirectory = directory.appendingPathComponent("tz")
+    let alike = ZoneTablesAlike()
     for release in ((try? FileManager.default.contentsOfDirectory(atPath: zoneDirectory.path)) ?? []).sorted() {
       let url = zoneDirectory.appendingPathComponent(release).appendingPathComponent("transitions.tsv.gz")
       if FileManager.default.fileExists(atPath: url.path) {
-        data.zones[release] = ZoneRelease(release: release, url: url)
+        data.zones[release] = ZoneRelease(release: release, url: url, alike: alike)
       }
     }
     let scripts = directory.appendingPathComponent("unicode").appendingPathComponent("scripts.tsv")

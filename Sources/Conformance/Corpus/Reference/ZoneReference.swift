@@ -10,10 +10,14 @@ package final class ZoneRelease: Sendable {
   private let url: URL
   private let state = Mutex<(rows: [String: [[String]]]?, source: String, tables: [String: ZoneTable])>(
     (nil, "?", [:]))
+  /// The tables of every release of the reference, shared: a zone that reads alike in two
+  /// releases is one table, so a question put to both is seen to be one by identity.
+  private let alike: ZoneTablesAlike
 
-  init(release: String, url: URL) {
+  init(release: String, url: URL, alike: ZoneTablesAlike = ZoneTablesAlike()) {
     self.release = release
     self.url = url
+    self.alike = alike
   }
 
   /// `tz 2022e (tzdata==2022.5)`: how reports name this voice.
@@ -62,9 +66,26 @@ package final class ZoneRelease: Sendable {
       }
       // The files start at 1970-01-01; the same offset is taken for the days before it that
       // a month of the window can reach.
-      let table = ZoneTable(zone: zone, initial: (initial.total, initial.dst), transitions: transitions,
-                            span: (-40 * 86_400_000)...(2_145_916_800_000 + 40 * 86_400_000))
+      let table = alike.shared(ZoneTable(zone: zone, initial: (initial.total, initial.dst), transitions: transitions,
+                                         span: (-40 * 86_400_000)...(2_145_916_800_000 + 40 * 86_400_000)))
       state.tables[zone] = table
+      return table
+    }
+  }
+}
+
+/// One table per zone for all the tz releases whose tables for it answer alike (most zones
+/// read the same in every release).
+package final class ZoneTablesAlike: Sendable {
+  private let tables = Mutex<[String: [ZoneTable]]>([:])
+
+  package init() {}
+
+  /// The table already kept for `table`'s zone that answers as it does, else `table`, kept.
+  func shared(_ table: ZoneTable) -> ZoneTable {
+    tables.withLock { tables in
+      if let kept = tables[table.zone]?.first(where: { $0.answersAlike(table) }) { return kept }
+      tables[table.zone, default: []].append(table)
       return table
     }
   }
