@@ -10,7 +10,8 @@ package indirect enum JSONValue: Sendable, Equatable {
   case bool(Bool)
   case null
 
-  /// A measured time or rate, to the millisecond: bench rows are read by people and diffed.
+  /// A measured figure (seconds, a rate, megabytes) to three places: the bench's reports are
+  /// read by people and diffed.
   package static func measured(_ value: Double) -> JSONValue {
     .double(value.isFinite ? (value * 1000).rounded() / 1000 : value)
   }
